@@ -1,0 +1,19 @@
+"""vichls: high-level synthesis of typed Python kernels to Verilog and LLVM machine code."""
+
+from vichls.types import (
+    ArrayType,
+    ScalarType,
+    bool_,
+    int8,
+    int16,
+    int32,
+    int64,
+    int_,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    uint_,
+)
+
+__version__ = "0.1.0"

@@ -1,0 +1,198 @@
+"""The interface of a kernel: parameter names and types, and the scalar it returns.
+
+The signature travels with the loop-level IR (see docs/ir.md): each ``func.func`` argument
+carries ``{vichls.name = "A", vichls.type = "int32"}`` and a function that returns a scalar
+carries ``vichls.ret_type``. Everything that needs to know what a port or a numpy argument
+means (the reference interpreter, the CPU and simulation callables, the Verilog top, the
+report) reads it from here, so the IR alone is a complete package of the design.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+from xdsl.dialects import builtin, func
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+)
+
+from vichls.types import ArrayType, ScalarType, parse_type_name, type_name
+
+TOP_ATTR = "vichls.top"
+NAME_ATTR = "vichls.name"
+TYPE_ATTR = "vichls.type"
+RET_ATTR = "vichls.ret_type"
+KERNEL_ATTR = "vichls.kernel"
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: ScalarType | ArrayType
+
+    @property
+    def is_array(self) -> bool:
+        return isinstance(self.type, ArrayType)
+
+    @property
+    def scalar(self) -> ScalarType:
+        return self.type.element if isinstance(self.type, ArrayType) else self.type
+
+
+@dataclass(frozen=True)
+class KernelSignature:
+    name: str
+    params: tuple[Param, ...]
+    ret: ScalarType | None
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    # -- IR encoding -----------------------------------------------------------------
+    def ir_arg_types(self) -> list:
+        return [ir_type(p.type) for p in self.params]
+
+    def ir_result_types(self) -> list:
+        return [] if self.ret is None else [IntegerType(self.ret.width)]
+
+    def ir_arg_attrs(self) -> ArrayAttr:
+        return ArrayAttr(
+            [
+                DictionaryAttr(
+                    {
+                        NAME_ATTR: StringAttr(p.name),
+                        TYPE_ATTR: StringAttr(type_name(p.scalar)),
+                    }
+                )
+                for p in self.params
+            ]
+        )
+
+
+def ir_type(t: ScalarType | ArrayType):
+    """The signless IR type of a kernel type: ``i32`` or ``memref<8x8xi32>``."""
+    if isinstance(t, ArrayType):
+        return MemRefType(IntegerType(t.element.width), list(t.shape))
+    return IntegerType(t.width)
+
+
+def signature_of(f: func.FuncOp) -> KernelSignature:
+    """Read the kernel signature that the front end attached to ``f``."""
+    arg_types = f.function_type.inputs.data
+    attrs = f.arg_attrs.data if f.arg_attrs is not None else [DictionaryAttr({})] * len(arg_types)
+    params = []
+    for i, (ty, d) in enumerate(zip(arg_types, attrs, strict=True)):
+        entries = d.data
+        name = entries[NAME_ATTR].data if NAME_ATTR in entries else f"arg{i}"
+        if TYPE_ATTR in entries:
+            scalar = parse_type_name(entries[TYPE_ATTR].data)
+        else:  # unannotated IR: signless integers are taken as signed
+            elem = ty.element_type if isinstance(ty, MemRefType) else ty
+            scalar = ScalarType(elem.width.data, True)
+        if isinstance(ty, MemRefType):
+            shape = tuple(ty.get_shape())
+            params.append(Param(name, ArrayType(scalar, shape)))
+        else:
+            params.append(Param(name, scalar))
+    ret = None
+    if f.function_type.outputs.data:
+        if RET_ATTR in f.attributes:
+            ret = parse_type_name(f.attributes[RET_ATTR].data)
+        else:
+            ret = ScalarType(f.function_type.outputs.data[0].width.data, True)
+    return KernelSignature(f.sym_name.data, tuple(params), ret)
+
+
+def annotate(f: func.FuncOp, sig: KernelSignature) -> None:
+    """Attach ``sig`` to ``f`` (the front end's side of ``signature_of``)."""
+    f.arg_attrs = sig.ir_arg_attrs()
+    f.attributes[KERNEL_ATTR] = builtin.UnitAttr()
+    if sig.ret is not None:
+        f.attributes[RET_ATTR] = StringAttr(type_name(sig.ret))
+
+
+def top_function(module: ModuleOp) -> func.FuncOp:
+    """The top kernel of a design module: the one named by ``vichls.top``, else the only
+    function, else the last one."""
+    funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    if not funcs:
+        raise ValueError("the module holds no function")
+    if TOP_ATTR in module.attributes:
+        name = module.attributes[TOP_ATTR].data
+        for f in funcs:
+            if f.sym_name.data == name:
+                return f
+        raise ValueError(f"the module names top {name!r} but has no such function")
+    return funcs[-1]
+
+
+def find_function(module: ModuleOp, name: str) -> func.FuncOp:
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and op.sym_name.data == name:
+            return op
+    raise KeyError(name)
+
+
+# -- calling a compiled kernel with numpy arguments ---------------------------------------
+
+
+class KernelArgumentError(TypeError):
+    """A kernel was called with arguments that do not match its signature."""
+
+
+def check_call_args(sig: KernelSignature, args: Sequence) -> list:
+    """Validate the arguments of a call against ``sig``.
+
+    Arrays must be numpy arrays of the parameter's shape and of the dtype that holds its
+    element type (``ScalarType.dtype``), C-contiguous, since every target updates them in
+    place. Scalars are Python or numpy integers; they are wrapped into the parameter type,
+    as an assignment would. Returns the arguments in that normal form.
+    """
+    if len(args) != len(sig.params):
+        raise KernelArgumentError(
+            f"{sig.name}() takes {len(sig.params)} arguments "
+            f"({', '.join(p.name for p in sig.params)}), got {len(args)}"
+        )
+    out = []
+    for p, a in zip(sig.params, args):
+        if isinstance(p.type, ArrayType):
+            if not isinstance(a, np.ndarray):
+                raise KernelArgumentError(
+                    f"{sig.name}(): argument {p.name!r} must be a numpy array of "
+                    f"{p.type!r}, got {type(a).__name__}"
+                )
+            want = p.type.element.dtype
+            if a.shape != p.type.shape or a.dtype != want:
+                raise KernelArgumentError(
+                    f"{sig.name}(): argument {p.name!r} must have shape {p.type.shape} and "
+                    f"dtype {want}, got shape {a.shape} and dtype {a.dtype}"
+                )
+            if not a.flags.c_contiguous or not a.flags.writeable:
+                raise KernelArgumentError(
+                    f"{sig.name}(): argument {p.name!r} must be a writeable C-contiguous array"
+                )
+            out.append(a)
+        else:
+            if isinstance(a, (bool, np.bool_)):
+                a = int(a)
+            if not isinstance(a, (int, np.integer)):
+                raise KernelArgumentError(
+                    f"{sig.name}(): argument {p.name!r} must be an integer, got {type(a).__name__}"
+                )
+            out.append(p.type.wrap(int(a)))
+    return out
+
+
+def to_array_value(t: ScalarType, v: int):
+    """A wrapped int as the numpy scalar that stores it in an array of type ``t``."""
+    return t.dtype.type(t.wrap(v))
