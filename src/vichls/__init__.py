@@ -16,4 +16,7 @@ from vichls.types import (
     uint_,
 )
 
+from vichls.errors import DirectiveError, KernelError, VichlsError
+from vichls.frontend.kernel import Kernel, kernel, loop
+
 __version__ = "0.1.0"

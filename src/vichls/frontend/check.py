@@ -1,0 +1,733 @@
+"""The checker: Python AST of a kernel → typed kernel tree (``tree.py``).
+
+It resolves every name (parameters, locals, loop variables, module-level int constants,
+types, other kernels), applies the typing rules of the kernel language contract
+(common type of binary operations, literals taking the other operand's type, conversion
+on assignment, ``bool_`` comparisons, loop variables ``int32`` unless their bounds need
+more) and rejects everything the language does not allow with a ``KernelError`` naming
+file, line and column. Constant expressions of literals and module constants fold to
+literals with Python's arbitrary-precision meaning before they meet a type.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from typing import Optional
+
+from vichls.errors import KernelError
+from vichls.frontend import tree as T
+from vichls.types import (
+    ArrayType,
+    ScalarType,
+    bool_,
+    common_type,
+    int32,
+    int64,
+    int_,
+    uint_,
+)
+
+_BINOPS = {
+    ast.Add: "add",
+    ast.Sub: "sub",
+    ast.Mult: "mul",
+    ast.FloorDiv: "floordiv",
+    ast.Mod: "mod",
+    ast.BitAnd: "and",
+    ast.BitOr: "or",
+    ast.BitXor: "xor",
+    ast.LShift: "shl",
+    ast.RShift: "shr",
+}
+_CMPOPS = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
+_PY_CMP = {
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+}
+
+
+class _Lit:
+    """An integer constant that has not met a type yet."""
+
+    __slots__ = ("value", "loc")
+
+    def __init__(self, value: int, loc: T.Loc):
+        self.value = int(value)
+        self.loc = loc
+
+
+def _fold_binop(op: str, a: int, b: int, err) -> int:
+    if op == "add":
+        return a + b
+    if op == "sub":
+        return a - b
+    if op == "mul":
+        return a * b
+    if op in ("floordiv", "mod"):
+        if b == 0:
+            raise err("division by zero in a constant expression")
+        return a // b if op == "floordiv" else a % b
+    if op == "and":
+        return a & b
+    if op == "or":
+        return a | b
+    if op == "xor":
+        return a ^ b
+    if op in ("shl", "shr"):
+        if b < 0:
+            raise err("negative shift amount in a constant expression")
+        if op == "shl" and b > 4096:
+            raise err("shift amount too large in a constant expression")
+        return a << b if op == "shl" else a >> b
+    if op == "min":
+        return min(a, b)
+    if op == "max":
+        return max(a, b)
+    raise AssertionError(op)
+
+
+def _literal_type(value: int) -> ScalarType:
+    """Type of a literal with no typed context: int32, or int64 where int32 cannot hold it."""
+    return int32 if int32.min <= value <= int32.max else int64
+
+
+class Checker:
+    def __init__(self, kernel, fn_ast: ast.FunctionDef, filename: str, line_offset: int,
+                 col_offset: int):
+        self.kernel = kernel
+        self.fn_ast = fn_ast
+        self.filename = filename
+        self.line_offset = line_offset
+        self.col_offset = col_offset
+        self.globals = kernel.fn.__globals__
+        self.scopes: list[dict[str, T.Sym]] = []
+        self.locals: list[T.Sym] = []
+        self.params: list[T.Sym] = []
+        self.callees: list = []
+        self.uids: set[str] = set()
+        self.loop_depth = 0
+        self.ret: Optional[ScalarType] = None
+
+    # -- locations and errors ------------------------------------------------------------
+    def loc(self, node: ast.AST) -> T.Loc:
+        return T.Loc(
+            self.filename,
+            getattr(node, "lineno", 1) + self.line_offset,
+            getattr(node, "col_offset", 0) + self.col_offset + 1,
+        )
+
+    def error(self, node: ast.AST, message: str) -> KernelError:
+        loc = self.loc(node)
+        return KernelError(message, loc.filename, loc.line, loc.col)
+
+    # -- symbols ----------------------------------------------------------------------------
+    def new_uid(self, name: str) -> str:
+        uid, n = name, 1
+        while uid in self.uids or uid.startswith("_v"):
+            n += 1
+            uid = f"{name}_{n}"
+        self.uids.add(uid)
+        return uid
+
+    def lookup(self, name: str) -> Optional[T.Sym]:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def declare(self, node, name: str, kind: str, ty) -> T.Sym:
+        if name in _RESERVED:
+            raise self.error(node, f"'{name}' cannot be used as a variable name")
+        sym = T.Sym(name, kind, ty, self.new_uid(name))
+        if kind in ("local", "local_array"):
+            self.locals.append(sym)
+            self.scopes[0][name] = sym  # Python locals are function-wide
+        else:
+            self.scopes[-1][name] = sym
+        return sym
+
+    # -- module-level values ------------------------------------------------------------------
+    def global_value(self, node: ast.AST, name: str):
+        if name in self.globals:
+            return self.globals[name]
+        if hasattr(builtins, name):
+            return getattr(builtins, name)
+        raise self.error(node, f"unknown name '{name}'")
+
+    def const_int(self, node: ast.AST) -> Optional[int]:
+        """The value of a constant integer expression, or None if it is not one."""
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool) or isinstance(node.value, int):
+                return int(node.value)
+            return None
+        if isinstance(node, ast.Name):
+            if self.lookup(node.id) is not None:
+                return None
+            if node.id in self.globals:
+                v = self.globals[node.id]
+                if isinstance(v, (bool, int)) and not isinstance(v, ScalarType):
+                    return int(v)
+            return None
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd, ast.Invert)):
+            v = self.const_int(node.operand)
+            if v is None:
+                return None
+            return -v if isinstance(node.op, ast.USub) else (~v if isinstance(node.op, ast.Invert) else v)
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+            a, b = self.const_int(node.left), self.const_int(node.right)
+            if a is None or b is None:
+                return None
+            return _fold_binop(_BINOPS[type(node.op)], a, b, lambda m: self.error(node, m))
+        return None
+
+    def eval_type(self, node: ast.AST):
+        """A type annotation: ``int32``, ``vichls.uint8``, ``int_(12)``, ``int32[N, M]``."""
+        if isinstance(node, ast.Subscript):
+            elem = self.eval_type(node.value)
+            if not isinstance(elem, ScalarType):
+                raise self.error(node, "array element type must be a scalar type")
+            dims_node = node.slice
+            dims = dims_node.elts if isinstance(dims_node, ast.Tuple) else [dims_node]
+            shape = []
+            for d in dims:
+                v = self.const_int(d)
+                if v is None:
+                    raise self.error(d, "array dimensions must be constant integers "
+                                        "(literals or module-level int constants)")
+                if v < 1:
+                    raise self.error(d, f"array dimension must be positive, got {v}")
+                shape.append(v)
+            if not 1 <= len(shape) <= 4:
+                raise self.error(node, f"arrays have 1 to 4 dimensions, got {len(shape)}")
+            return ArrayType(elem, tuple(shape))
+        if isinstance(node, ast.Call) and not node.keywords and len(node.args) == 1:
+            f = self.type_callee(node.func)
+            if f in (int_, uint_):
+                w = self.const_int(node.args[0])
+                if w is None or not 1 <= w <= 64:
+                    raise self.error(node, "integer width must be a constant from 1 to 64")
+                return f(w)
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            v = self.resolve_global_expr(node)
+            if isinstance(v, ScalarType):
+                return v
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            raise self.error(node, "string annotations are not supported; write the type itself")
+        raise self.error(node, "not a kernel type (expected int8..int64, uint8..uint64, bool_, "
+                               "int_(w), uint_(w), or an array of one such as int32[N, M])")
+
+    def type_callee(self, node: ast.AST):
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            try:
+                return self.resolve_global_expr(node)
+            except KernelError:
+                return None
+        return None
+
+    def resolve_global_expr(self, node: ast.AST):
+        if isinstance(node, ast.Name):
+            return self.global_value(node, node.id)
+        if isinstance(node, ast.Attribute):
+            base = self.resolve_global_expr(node.value)
+            if not hasattr(base, node.attr):
+                raise self.error(node, f"unknown name '{ast.unparse(node)}'")
+            return getattr(base, node.attr)
+        raise self.error(node, f"unsupported expression '{ast.unparse(node)}'")
+
+    # -- the kernel ---------------------------------------------------------------------------
+    def run(self) -> T.KernelTree:
+        fn = self.fn_ast
+        a = fn.args
+        if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or a.defaults or a.kw_defaults:
+            raise self.error(fn, "kernel parameters must be plain positional parameters "
+                                 "without defaults")
+        self.scopes.append({})
+        for arg in a.args:
+            if arg.annotation is None:
+                raise self.error(arg, f"parameter '{arg.arg}' needs a type annotation")
+            ty = self.eval_type(arg.annotation)
+            kind = "array_param" if isinstance(ty, ArrayType) else "scalar_param"
+            if self.lookup(arg.arg):
+                raise self.error(arg, f"duplicate parameter '{arg.arg}'")
+            self.params.append(self.declare(arg, arg.arg, kind, ty))
+        if fn.returns is not None and not (isinstance(fn.returns, ast.Constant)
+                                           and fn.returns.value is None):
+            rt = self.eval_type(fn.returns)
+            if isinstance(rt, ArrayType):
+                raise self.error(fn.returns, "a kernel returns nothing or one scalar, not an array")
+            self.ret = rt
+        body = list(fn.body)
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            body = body[1:]  # docstring
+        stmts = self.block(body)
+        if self.ret is not None and not _always_returns(stmts):
+            raise self.error(fn, f"kernel '{fn.name}' returns {self.ret!r} but can reach its "
+                                 "end without a return statement")
+        return T.KernelTree(fn.name, self.loc(fn), self.params, self.ret, stmts, self.locals,
+                            self.callees)
+
+    # -- statements -------------------------------------------------------------------------------
+    def block(self, stmts: list[ast.stmt]) -> list[T.Stmt]:
+        out: list[T.Stmt] = []
+        for s in stmts:
+            out.extend(self.stmt(s))
+        return out
+
+    def stmt(self, s: ast.stmt) -> list[T.Stmt]:
+        loc = self.loc(s)
+        if isinstance(s, ast.AnnAssign):
+            return self.ann_assign(s)
+        if isinstance(s, ast.Assign):
+            if len(s.targets) != 1 or isinstance(s.targets[0], (ast.Tuple, ast.List)):
+                raise self.error(s, "only single assignments are supported (no a = b = c, "
+                                    "no tuple unpacking)")
+            return self.assign(s, s.targets[0], s.value, None)
+        if isinstance(s, ast.AugAssign):
+            if type(s.op) not in _BINOPS:
+                raise self.error(s, f"augmented assignment '{ast.unparse(s.op)}=' is not supported")
+            return self.assign(s, s.target, s.value, _BINOPS[type(s.op)])
+        if isinstance(s, ast.For):
+            return [self.for_loop(s)]
+        if isinstance(s, ast.While):
+            if s.orelse:
+                raise self.error(s, "'while ... else' is not supported")
+            cond = self.truth(s.test)
+            self.loop_depth += 1
+            body = self.block(s.body)
+            self.loop_depth -= 1
+            return [T.While(loc, cond, body)]
+        if isinstance(s, ast.If):
+            cond = self.truth(s.test)
+            return [T.If(loc, cond, self.block(s.body), self.block(s.orelse))]
+        if isinstance(s, (ast.Break, ast.Continue)):
+            if self.loop_depth == 0:
+                raise self.error(s, f"'{type(s).__name__.lower()}' outside a loop")
+            return [T.Break(loc) if isinstance(s, ast.Break) else T.Continue(loc)]
+        if isinstance(s, ast.Return):
+            if s.value is None:
+                if self.ret is not None:
+                    raise self.error(s, f"this kernel must return a {self.ret!r} value")
+                return [T.Return(loc, None)]
+            if self.ret is None:
+                raise self.error(s, "this kernel has no return type; annotate it (-> int32) "
+                                    "to return a value")
+            return [T.Return(loc, self.convert(self.expr(s.value), self.ret, s.value))]
+        if isinstance(s, ast.Expr):
+            if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
+                return []  # a string statement is a comment
+            if isinstance(s.value, ast.Call):
+                call = self.kernel_call(s.value, want_value=False)
+                if call is not None:
+                    return [T.CallStmt(loc, call)]
+            raise self.error(s, "an expression statement must be a call to another @kernel")
+        if isinstance(s, ast.Pass):
+            return []
+        raise self.error(s, f"'{_describe(s)}' is not supported in a kernel")
+
+    def ann_assign(self, s: ast.AnnAssign) -> list[T.Stmt]:
+        if not isinstance(s.target, ast.Name):
+            raise self.error(s, "an annotated assignment must declare a plain name")
+        name = s.target.id
+        existing = self.lookup(name)
+        if existing is not None:
+            raise self.error(s.target, f"'{name}' is already declared")
+        ty = self.eval_type(s.annotation)
+        if s.value is None:
+            raise self.error(s, f"'{name}' needs an initial value")
+        if isinstance(ty, ArrayType):
+            v = self.const_int(s.value)
+            if v is None:
+                raise self.error(s.value, "a local array is initialised with a constant, as in "
+                                          "'buf: int32[8] = 0'")
+            sym = self.declare(s.target, name, "local_array", ty)
+            return [T.InitArray(self.loc(s), sym, ty.element.wrap(v))]
+        value = self.convert(self.expr(s.value), ty, s.value)
+        sym = self.declare(s.target, name, "local", ty)
+        return [T.Assign(self.loc(s), sym, value)]
+
+    def assign(self, s: ast.stmt, target: ast.expr, value_node: ast.expr,
+               op: Optional[str]) -> list[T.Stmt]:
+        loc = self.loc(s)
+        if isinstance(target, ast.Name):
+            sym = self.lookup(target.id)
+            if sym is None:
+                if op is not None:
+                    raise self.error(target, f"'{target.id}' is used before it is assigned")
+                if self.is_global_name(target.id):
+                    raise self.error(target, f"cannot assign to module-level name '{target.id}'")
+                value = self.expr(value_node)
+                ty = value.ty if isinstance(value, T.Expr) else _literal_type(value.value)
+                sym = self.declare(target, target.id, "local", ty)
+                return [T.Assign(loc, sym, self.convert(value, ty, value_node))]
+            if sym.kind == "loopvar":
+                raise self.error(target, f"cannot assign to loop variable '{sym.name}'")
+            if sym.is_array:
+                raise self.error(target, f"cannot assign to array '{sym.name}' as a whole; "
+                                         "assign its elements")
+            if sym.kind == "scalar_param":
+                sym.assigned = True
+            rhs = self.expr(value_node)
+            if op is not None:
+                rhs = self.binary(s, op, T.Read(sym.type, self.loc(target), sym), rhs)
+            return [T.Assign(loc, sym, self.convert(rhs, sym.type, value_node))]
+        if isinstance(target, ast.Subscript):
+            arr, indices = self.subscript(target)
+            rhs = self.expr(value_node)
+            if op is not None:
+                if any(_contains_call(i) for i in indices):
+                    raise self.error(target, "a kernel call inside the index of an augmented "
+                                             "assignment is not supported")
+                cur = T.Load(arr.scalar, self.loc(target), arr, indices)
+                rhs = self.binary(s, op, cur, rhs)
+            return [T.Store(loc, arr, indices, self.convert(rhs, arr.scalar, value_node))]
+        raise self.error(target, "can only assign to a name or an array element")
+
+    def is_global_name(self, name: str) -> bool:
+        return name in self.globals
+
+    def for_loop(self, s: ast.For) -> T.For:
+        if s.orelse:
+            raise self.error(s, "'for ... else' is not supported")
+        if not isinstance(s.target, ast.Name):
+            raise self.error(s.target, "a loop variable must be a plain name")
+        it = s.iter
+        label = None
+        if isinstance(it, ast.Call) and self.type_callee(it.func) is _loop_marker():
+            if len(it.args) != 1:
+                raise self.error(it, "vichls.loop takes a range and an optional name=")
+            for kw in it.keywords:
+                if kw.arg != "name" or not isinstance(kw.value, ast.Constant) \
+                        or not isinstance(kw.value.value, str):
+                    raise self.error(kw, "vichls.loop takes only name='label'")
+                label = kw.value.value
+            it = it.args[0]
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
+                and it.func.id == "range" and self.lookup("range") is None):
+            raise self.error(it, "a for loop must iterate over range(...)")
+        if it.keywords or not 1 <= len(it.args) <= 3:
+            raise self.error(it, "range takes 1 to 3 positional arguments")
+        args = it.args
+        start_n, stop_n = (None, args[0]) if len(args) == 1 else (args[0], args[1])
+        step = 1
+        if len(args) == 3:
+            step = self.const_int(args[2])
+            if step is None:
+                raise self.error(args[2], "the step of a range must be a constant")
+            if step == 0:
+                raise self.error(args[2], "the step of a range must not be zero")
+        start = self.expr(start_n) if start_n is not None else _Lit(0, self.loc(it))
+        stop = self.expr(stop_n)
+        # int32 unless a bound needs more
+        need64 = False
+        for b in (start, stop):
+            if isinstance(b, _Lit):
+                need64 |= not int32.min <= b.value <= int32.max
+            else:
+                need64 |= not (b.ty.width < 32 or (b.ty.width == 32 and b.ty.signed))
+        if not int32.min <= step <= int32.max:
+            need64 = True
+        iv_ty = int64 if need64 else int32
+        start_e = self.convert(start, iv_ty, start_n or it)
+        stop_e = self.convert(stop, iv_ty, stop_n)
+        name = s.target.id
+        existing = self.lookup(name)
+        if existing is not None and existing.kind != "loopvar":
+            raise self.error(s.target, f"loop variable '{name}' is already a "
+                                       f"{'parameter' if 'param' in existing.kind else 'local'}")
+        if existing is not None and existing.kind == "loopvar":
+            raise self.error(s.target, f"loop variable '{name}' shadows an enclosing loop's")
+        self.scopes.append({})
+        var = self.declare(s.target, name, "loopvar", iv_ty)
+        self.loop_depth += 1
+        body = self.block(s.body)
+        self.loop_depth -= 1
+        self.scopes.pop()
+        return T.For(self.loc(s), var, start_e, stop_e, step, body, label)
+
+    # -- expressions ---------------------------------------------------------------------------
+    def convert(self, e, ty: ScalarType, node: ast.AST) -> T.Expr:
+        """``e`` as a value of ``ty`` (literals take it; typed values wrap to it)."""
+        if isinstance(e, _Lit):
+            return T.Const(ty, e.loc, ty.wrap(e.value))
+        if e.ty == ty:
+            return e
+        if isinstance(e, T.Const):
+            return T.Const(ty, e.loc, ty.wrap(e.value))
+        return T.Convert(ty, e.loc, e)
+
+    def typed(self, e, node: ast.AST) -> T.Expr:
+        if isinstance(e, _Lit):
+            return self.convert(e, _literal_type(e.value), node)
+        return e
+
+    def truth(self, node: ast.AST) -> T.Expr:
+        """A condition: any integer, true when non-zero."""
+        e = self.typed(self.expr(node), node)
+        if e.ty == bool_:
+            return e
+        return T.Unary(bool_, e.loc, "truthy", e)
+
+    def expr(self, node: ast.AST):
+        """A typed expression, or a ``_Lit`` for a constant that has not met a type."""
+        loc = self.loc(node)
+        v = self.const_int(node)
+        if v is not None:
+            return _Lit(v, loc)
+        if isinstance(node, ast.Constant):
+            raise self.error(node, f"{type(node.value).__name__} constants are not supported "
+                                   "(integers only)")
+        if isinstance(node, ast.Name):
+            sym = self.lookup(node.id)
+            if sym is None:
+                if node.id in self.globals or hasattr(builtins, node.id):
+                    val = self.global_value(node, node.id)
+                    raise self.error(node, f"'{node.id}' is a {type(val).__name__}; kernels may "
+                                           "only use module-level int constants")
+                raise self.error(node, f"unknown name '{node.id}'")
+            if sym.is_array:
+                raise self.error(node, f"array '{sym.name}' used as a value; index it")
+            return T.Read(sym.type, loc, sym)
+        if isinstance(node, ast.Subscript):
+            arr, indices = self.subscript(node)
+            return T.Load(arr.scalar, loc, arr, indices)
+        if isinstance(node, ast.UnaryOp):
+            a = self.expr(node.operand)
+            if isinstance(node.op, ast.Not):
+                a = self.typed(a, node.operand)
+                return T.Unary(bool_, loc, "not", a)
+            a = self.typed(a, node.operand)
+            if isinstance(node.op, ast.USub):
+                return T.Unary(a.ty, loc, "neg", a)
+            if isinstance(node.op, ast.Invert):
+                return T.Unary(a.ty, loc, "invert", a)
+            if isinstance(node.op, ast.UAdd):
+                return a
+        if isinstance(node, ast.BinOp):
+            if type(node.op) not in _BINOPS:
+                raise self.error(node, f"operator '{ast.unparse(node.op) if hasattr(ast, 'unparse') else node.op}' "
+                                       "is not supported (no '/', '**' or '@': integers only)")
+            return self.binary(node, _BINOPS[type(node.op)], self.expr(node.left),
+                               self.expr(node.right))
+        if isinstance(node, ast.Compare):
+            return self.compare(node)
+        if isinstance(node, ast.BoolOp):
+            op = "and" if isinstance(node.op, ast.And) else "or"
+            acc = self.expr(node.values[0])
+            for rhs_node in node.values[1:]:
+                rhs = self.expr(rhs_node)
+                a, b = self.unify(acc, rhs, node)
+                acc = T.Logical(a.ty, loc, op, a, b)
+            return acc
+        if isinstance(node, ast.IfExp):
+            cond = self.truth(node.test)
+            a, b = self.unify(self.expr(node.body), self.expr(node.orelse), node)
+            return T.Cond(a.ty, loc, cond, a, b)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        raise self.error(node, f"'{_describe(node)}' is not supported in a kernel expression")
+
+    def unify(self, a, b, node) -> tuple[T.Expr, T.Expr]:
+        """Both operands converted to their common type."""
+        if isinstance(a, _Lit) and isinstance(b, _Lit):
+            ty = _literal_type(a.value) if _literal_type(a.value) == _literal_type(b.value) else int64
+        elif isinstance(a, _Lit):
+            ty = b.ty
+        elif isinstance(b, _Lit):
+            ty = a.ty
+        else:
+            ty = common_type(a.ty, b.ty)
+        return self.convert(a, ty, node), self.convert(b, ty, node)
+
+    def binary(self, node, op: str, a, b) -> T.Expr:
+        a, b = self.unify(a, b, node)
+        if isinstance(a, T.Const) and isinstance(b, T.Const) and op not in ("floordiv", "mod",
+                                                                              "shl", "shr"):
+            pass  # no folding of typed values: keep the walkers' semantics the only semantics
+        return T.Binary(a.ty, self.loc(node), op, a, b)
+
+    def compare(self, node: ast.Compare) -> T.Expr:
+        loc = self.loc(node)
+        if any(type(o) not in _CMPOPS for o in node.ops):
+            raise self.error(node, "only < <= > >= == != comparisons are supported "
+                                   "(no 'is', 'in')")
+        operands = [self.expr(n) for n in [node.left, *node.comparators]]
+        if all(isinstance(o, _Lit) for o in operands):
+            ok = all(_PY_CMP[_CMPOPS[type(op)]](operands[i].value, operands[i + 1].value)
+                     for i, op in enumerate(node.ops))
+            return _Lit(int(ok), loc)
+        if len(node.ops) > 1 and any(_contains_call_expr(o) for o in operands[1:-1]):
+            raise self.error(node, "a kernel call in the middle of a comparison chain is "
+                                   "not supported")
+        result = None
+        for i, op in enumerate(node.ops):
+            a, b = self.unify(operands[i], operands[i + 1], node)
+            c = T.Binary(bool_, loc, _CMPOPS[type(op)], a, b)
+            result = c if result is None else T.Logical(bool_, loc, "and", result, c)
+        return result
+
+    def call(self, node: ast.Call) -> T.Expr:
+        loc = self.loc(node)
+        f = self.type_callee(node.func)
+        if isinstance(node.func, ast.Name) and self.lookup(node.func.id) is not None:
+            raise self.error(node, f"'{node.func.id}' is not callable")
+        if node.keywords:
+            raise self.error(node, "keyword arguments are not supported in kernel calls")
+        if f in (min, max):
+            if len(node.args) < 2:
+                raise self.error(node, f"{f.__name__}() takes at least 2 arguments")
+            acc = self.expr(node.args[0])
+            for arg in node.args[1:]:
+                a, b = self.unify(acc, self.expr(arg), node)
+                acc = T.Binary(a.ty, loc, f.__name__, a, b)
+            return acc
+        if f is abs:
+            if len(node.args) != 1:
+                raise self.error(node, "abs() takes 1 argument")
+            a = self.typed(self.expr(node.args[0]), node.args[0])
+            return T.Unary(a.ty, loc, "abs", a)
+        if isinstance(f, ScalarType) or (isinstance(node.func, ast.Call)
+                                         and self.type_callee(node.func.func) in (int_, uint_)):
+            ty = f if isinstance(f, ScalarType) else self.eval_type(node.func)
+            if len(node.args) != 1:
+                raise self.error(node, f"the cast {ty!r}(x) takes 1 argument")
+            a = self.typed(self.expr(node.args[0]), node.args[0])
+            return self.convert(a, ty, node) if a.ty != ty else a
+        if f in (int_, uint_):
+            raise self.error(node, f"{f.__name__}(w) is a type; cast with {f.__name__}(w)(x)")
+        call = self.kernel_call(node, want_value=True)
+        if call is not None:
+            return call
+        name = ast.unparse(node.func)
+        raise self.error(node, f"call to '{name}' is not supported: kernels may call other "
+                               "@kernel functions, min, max, abs and type casts")
+
+    def kernel_call(self, node: ast.Call, want_value: bool) -> Optional[T.CallExpr]:
+        from vichls.frontend.kernel import Kernel
+
+        f = self.type_callee(node.func)
+        if not isinstance(f, Kernel):
+            return None
+        if f is self.kernel or f._checking:
+            raise self.error(node, f"call to kernel '{f.name}' is recursive: recursion is not "
+                                   "supported")
+        if node.keywords:
+            raise self.error(node, "keyword arguments are not supported in kernel calls")
+        callee = f.tree()  # checks the callee (and reports its own errors)
+        if want_value and callee.ret is None:
+            raise self.error(node, f"kernel '{f.name}' returns no value")
+        if len(node.args) != len(callee.params):
+            raise self.error(node, f"kernel '{f.name}' takes {len(callee.params)} arguments, "
+                                   f"got {len(node.args)}")
+        args = []
+        for p, a in zip(callee.params, node.args):
+            if p.is_array:
+                sym = self.lookup(a.id) if isinstance(a, ast.Name) else None
+                if sym is None or not sym.is_array:
+                    raise self.error(a, f"argument '{p.name}' of '{f.name}' must be an array "
+                                        "variable")
+                if sym.type != p.type:
+                    raise self.error(a, f"argument '{p.name}' of '{f.name}' must be "
+                                        f"{p.type!r}, got {sym.type!r}")
+                args.append(sym)
+            else:
+                args.append(self.convert(self.expr(a), p.type, a))
+        if f not in self.callees:
+            self.callees.append(f)
+        ty = callee.ret if callee.ret is not None else bool_
+        return T.CallExpr(ty, self.loc(node), f, args)
+
+    def subscript(self, node: ast.Subscript) -> tuple[T.Sym, list[T.Expr]]:
+        """``A[i, j]`` or ``A[i][j]`` → (array symbol, index expressions)."""
+        chain = []
+        base = node
+        while isinstance(base, ast.Subscript):
+            chain.append(base.slice)
+            base = base.value
+        chain.reverse()
+        if not isinstance(base, ast.Name):
+            raise self.error(node, "only named arrays can be indexed")
+        sym = self.lookup(base.id)
+        if sym is None:
+            if base.id in self.globals:
+                raise self.error(base, f"'{base.id}' is not a kernel array: globals other than "
+                                       "int constants are not supported")
+            raise self.error(base, f"unknown name '{base.id}'")
+        if not sym.is_array:
+            raise self.error(node, f"'{sym.name}' is a scalar and cannot be indexed")
+        idx_nodes = []
+        for part in chain:
+            if isinstance(part, ast.Slice):
+                raise self.error(part, "slices are not supported; index one element")
+            idx_nodes.extend(part.elts if isinstance(part, ast.Tuple) else [part])
+        shape = sym.type.shape
+        if len(idx_nodes) != len(shape):
+            raise self.error(node, f"'{sym.name}' has {len(shape)} dimension"
+                                   f"{'s' if len(shape) > 1 else ''}, indexed with {len(idx_nodes)}")
+        indices = []
+        for d, n in zip(shape, idx_nodes):
+            e = self.expr(n)
+            if isinstance(e, _Lit):
+                if not 0 <= e.value < d:
+                    raise self.error(n, f"index {e.value} is out of range for dimension of size "
+                                        f"{d} of '{sym.name}'")
+            indices.append(self.typed(e, n))
+        return sym, indices
+
+
+_RESERVED = {"range", "min", "max", "abs", "int_", "uint_", "vichls"}
+
+
+def _loop_marker():
+    from vichls.frontend.kernel import loop
+
+    return loop
+
+
+def _describe(node: ast.AST) -> str:
+    names = {
+        ast.FunctionDef: "nested function definition", ast.Lambda: "lambda (closure)",
+        ast.ListComp: "list comprehension", ast.List: "list", ast.Dict: "dict",
+        ast.Tuple: "tuple", ast.Set: "set", ast.With: "with statement",
+        ast.Try: "try statement", ast.Raise: "raise statement", ast.Global: "global statement",
+        ast.Nonlocal: "nonlocal statement", ast.Import: "import", ast.ImportFrom: "import",
+        ast.Attribute: "attribute access", ast.Delete: "del statement",
+        ast.JoinedStr: "f-string", ast.Await: "await", ast.Yield: "yield",
+        ast.Assert: "assert statement", ast.ClassDef: "class definition",
+        ast.Starred: "starred expression", ast.NamedExpr: "walrus assignment",
+        ast.GeneratorExp: "generator expression", ast.DictComp: "dict comprehension",
+        ast.SetComp: "set comprehension", ast.Slice: "slice",
+    }
+    for k, v in names.items():
+        if isinstance(node, k):
+            return v
+    return type(node).__name__
+
+
+def _always_returns(stmts: list[T.Stmt]) -> bool:
+    for s in stmts:
+        if isinstance(s, T.Return):
+            return True
+        if isinstance(s, T.If) and _always_returns(s.then) and _always_returns(s.orelse):
+            return True
+    return False
+
+
+def _contains_call(e: T.Expr) -> bool:
+    if isinstance(e, T.CallExpr):
+        return True
+    for v in vars(e).values():
+        if isinstance(v, T.Expr) and _contains_call(v):
+            return True
+        if isinstance(v, list) and any(isinstance(x, T.Expr) and _contains_call(x) for x in v):
+            return True
+    return False
+
+
+def _contains_call_expr(e) -> bool:
+    return isinstance(e, T.Expr) and _contains_call(e)

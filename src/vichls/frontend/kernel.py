@@ -1,0 +1,165 @@
+"""The ``@kernel`` decorator and the ways a kernel file is loaded.
+
+A ``Kernel`` wraps the user's Python function. Its source is read and checked lazily,
+on first use, so kernels may call kernels defined later in the same file. Calling a kernel
+runs the golden reference; ``module()`` builds the loop-level IR.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import importlib.util
+import inspect
+import linecache
+import sys
+import textwrap
+from pathlib import Path
+
+from vichls.errors import KernelError, VichlsError
+from vichls.frontend import tree as T
+from vichls.signature import KernelSignature, Param, check_call_args
+
+
+class Kernel:
+    """A typed Python function that vichls can compile."""
+
+    def __init__(self, fn):
+        if not inspect.isfunction(fn):
+            raise TypeError("@kernel decorates a function")
+        self.fn = fn
+        self.name = fn.__name__
+        self._tree: T.KernelTree | None = None
+        self._checking = False
+        self._reference = None
+        functools.update_wrapper(self, fn)
+
+    def __repr__(self) -> str:
+        return f"<vichls kernel {self.name}>"
+
+    # -- source and checking ---------------------------------------------------------
+    def _source(self) -> tuple[ast.FunctionDef, str, int, int]:
+        fn = self.fn
+        filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
+        try:
+            lines, start = inspect.getsourcelines(fn)
+        except (OSError, TypeError) as e:
+            raise KernelError(f"cannot read the source of kernel '{self.name}' ({e}); define "
+                              "kernels in a file", filename, fn.__code__.co_firstlineno) from None
+        raw = "".join(lines)
+        dedented = textwrap.dedent(raw)
+        indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
+        try:
+            mod = ast.parse(dedented)
+        except SyntaxError as e:
+            raise KernelError(f"syntax error: {e.msg}", filename,
+                              (e.lineno or 1) + start - 1, e.offset) from None
+        fdefs = [n for n in mod.body if isinstance(n, ast.FunctionDef)]
+        if not fdefs:
+            raise KernelError(f"cannot find the definition of kernel '{self.name}'", filename,
+                              start)
+        return fdefs[0], filename, start - 1, indent
+
+    def tree(self) -> T.KernelTree:
+        """The checked, typed kernel (raises KernelError on anything not allowed)."""
+        if self._tree is None:
+            from vichls.frontend.check import Checker
+
+            fdef, filename, line_offset, col_offset = self._source()
+            self._checking = True
+            try:
+                self._tree = Checker(self, fdef, filename, line_offset, col_offset).run()
+            finally:
+                self._checking = False
+        return self._tree
+
+    @property
+    def signature(self) -> KernelSignature:
+        t = self.tree()
+        return KernelSignature(t.name, tuple(Param(p.name, p.type) for p in t.params), t.ret)
+
+    # -- the golden reference ------------------------------------------------------------
+    def reference(self):
+        """The reference implementation: a Python function on checked arguments."""
+        if self._reference is None:
+            from vichls.frontend.reference import build_reference
+
+            self._reference = build_reference(self)
+        return self._reference
+
+    def __call__(self, *args):
+        sig = self.signature
+        return self.reference()(*check_call_args(sig, args))
+
+    # -- IR -------------------------------------------------------------------------------------
+    def module(self):
+        """A fresh loop-level IR module (docs/ir.md) with this kernel as top."""
+        from vichls.frontend.to_ir import build_module
+
+        return build_module(self)
+
+
+def kernel(fn) -> Kernel:
+    """Declare a kernel: a typed Python function vichls compiles to hardware and to the CPU."""
+    return Kernel(fn)
+
+
+def loop(rng, name: str | None = None):
+    """Label a loop for directives: ``for i in vichls.loop(range(N), name="outer"):``.
+
+    In Python it is the range itself."""
+    return rng
+
+
+# -- loading kernel files ----------------------------------------------------------------------
+
+
+def kernels_in(namespace: dict) -> dict[str, Kernel]:
+    return {k.name: k for k in namespace.values() if isinstance(k, Kernel)}
+
+
+def load_file(path: str | Path) -> dict:
+    """Import a kernel file and return its global namespace.
+
+    User code runs here (as it would under ``python file.py``); an exception while importing
+    becomes a VichlsError naming the file and line."""
+    path = Path(path)
+    if not path.is_file():
+        raise VichlsError(f"no such file: {path}")
+    mod_name = f"_vichls_user_{abs(hash(str(path.resolve()))) % 10**12}"
+    spec = importlib.util.spec_from_file_location(mod_name, path)
+    if spec is None or spec.loader is None:
+        raise VichlsError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[mod_name] = module
+    sys.path.insert(0, str(path.resolve().parent))
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as e:
+        raise KernelError(f"syntax error: {e.msg}", str(path), e.lineno, e.offset) from None
+    except VichlsError:
+        raise
+    except Exception as e:  # the user's module failed while importing
+        tb = e.__traceback__
+        line = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == str(path):
+                line = tb.tb_lineno
+            tb = tb.tb_next
+        raise VichlsError(f"importing the kernel file failed: {type(e).__name__}: {e}",
+                          str(path), line) from None
+    finally:
+        sys.path.pop(0)
+    return vars(module)
+
+
+def load_source(source: str, filename: str = "<kernel>") -> dict:
+    """Execute kernel source text (for generated programs) and return its namespace."""
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace: dict = {"__name__": f"_vichls_src_{abs(hash(filename)) % 10**12}"}
+    try:
+        code = compile(source, filename, "exec")
+    except SyntaxError as e:
+        raise KernelError(f"syntax error: {e.msg}", filename, e.lineno, e.offset) from None
+    exec(code, namespace)
+    return namespace

@@ -1,0 +1,214 @@
+"""The golden reference: a typed kernel tree → a plain Python function with exact semantics.
+
+Calling a ``@kernel`` runs this function on numpy arrays in place. It is generated Python
+source (not a tree walker) so it runs at Python speed: every value is a Python int,
+every operation is followed by an explicit wrap into its type, division and shifts go
+through small helpers that implement the contract's rules (floor division, division by
+zero, shift amounts at or above the width), and every array access checks its bounds so
+that an out-of-range index raises ``IndexError`` (negative indices included, which numpy
+would otherwise wrap).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vichls.frontend import tree as T
+from vichls.types import ArrayType, ScalarType
+
+
+def _wrap(code: str, t: ScalarType) -> str:
+    if t.signed:
+        half = 1 << (t.width - 1)
+        return f"((({code}) + {half}) & {t.mask}) - {half}"
+    return f"(({code}) & {t.mask})"
+
+
+def _check(i: int, n: int) -> int:
+    if 0 <= i < n:
+        return i
+    raise IndexError(f"index {i} is out of range for a dimension of size {n}")
+
+
+def _wrapv(v: int, width: int, signed: bool) -> int:
+    v &= (1 << width) - 1
+    if signed and v >> (width - 1):
+        v -= 1 << width
+    return v
+
+
+def _floordiv(a: int, b: int, width: int, signed: bool) -> int:
+    if b == 0:
+        return -1 if signed else (1 << width) - 1
+    return _wrapv(a // b, width, signed)
+
+
+def _mod(a: int, b: int, width: int, signed: bool) -> int:
+    if b == 0:
+        return a
+    return _wrapv(a % b, width, signed)
+
+
+def _shl(a: int, b: int, width: int, signed: bool) -> int:
+    b &= (1 << width) - 1  # the amount is read as an unsigned value of the type
+    if b >= width:
+        return 0
+    return _wrapv(a << b, width, signed)
+
+
+def _shr(a: int, b: int, width: int, signed: bool) -> int:
+    b &= (1 << width) - 1
+    if b >= width:
+        return -1 if (signed and a < 0) else 0
+    return a >> b
+
+
+_HELPERS = {
+    "_ck": _check,
+    "_fdiv": _floordiv,
+    "_mod": _mod,
+    "_shl": _shl,
+    "_shr": _shr,
+    "_np": np,
+}
+
+_CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
+_ARITH = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^"}
+
+
+class _Gen:
+    def __init__(self, kt: T.KernelTree):
+        self.kt = kt
+        self.lines: list[str] = []
+        self.callees: dict[str, object] = {}
+
+    def callee_name(self, k) -> str:
+        name = f"_k_{k.name}"
+        self.callees[name] = k
+        return name
+
+    def emit(self, depth: int, line: str) -> None:
+        self.lines.append("    " * depth + line)
+
+    # -- expressions --------------------------------------------------------------------
+    def expr(self, e: T.Expr) -> str:
+        t = e.ty
+        if isinstance(e, T.Const):
+            return f"({e.value})"
+        if isinstance(e, T.Read):
+            return e.sym.uid
+        if isinstance(e, T.Load):
+            return f"{e.array.uid}.item({self.index(e.array, e.indices)})"
+        if isinstance(e, T.Convert):
+            a = e.arg.ty
+            inner = self.expr(e.arg)
+            if a.width <= t.width and (a.signed == t.signed or (not a.signed and a.width < t.width)):
+                return inner  # every value of a fits in t unchanged
+            return _wrap(inner, t)
+        if isinstance(e, T.Unary):
+            a = self.expr(e.arg)
+            if e.op == "neg":
+                return _wrap(f"-{a}", t)
+            if e.op == "invert":
+                return _wrap(f"~{a}", t)
+            if e.op == "not":
+                return f"(1 if {a} == 0 else 0)"
+            if e.op == "truthy":
+                return f"(1 if {a} != 0 else 0)"
+            if e.op == "abs":
+                return _wrap(f"abs({a})", t)
+        if isinstance(e, T.Binary):
+            a, b = self.expr(e.lhs), self.expr(e.rhs)
+            if e.op in _CMP:
+                return f"(1 if {a} {_CMP[e.op]} {b} else 0)"
+            if e.op in _ARITH:
+                return _wrap(f"{a} {_ARITH[e.op]} {b}", t)
+            if e.op in ("min", "max"):
+                return f"{e.op}({a}, {b})"
+            fn = {"floordiv": "_fdiv", "mod": "_mod", "shl": "_shl", "shr": "_shr"}[e.op]
+            return f"{fn}({a}, {b}, {t.width}, {t.signed})"
+        if isinstance(e, T.Logical):
+            a, b = self.expr(e.lhs), self.expr(e.rhs)
+            return f"({a} {e.op} {b})"
+        if isinstance(e, T.Cond):
+            return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.orelse)})"
+        if isinstance(e, T.CallExpr):
+            return self.call(e)
+        raise AssertionError(f"unknown expression {type(e).__name__}")
+
+    def index(self, arr: T.Sym, indices: list[T.Expr]) -> str:
+        shape = arr.type.shape
+        return ", ".join(f"_ck({self.expr(i)}, {d})" for i, d in zip(indices, shape))
+
+    def call(self, c: T.CallExpr) -> str:
+        args = [a.uid if isinstance(a, T.Sym) else self.expr(a) for a in c.args]
+        return f"{self.callee_name(c.kernel)}({', '.join(args)})"
+
+    # -- statements -------------------------------------------------------------------------
+    def block(self, stmts: list[T.Stmt], depth: int) -> None:
+        if not stmts:
+            self.emit(depth, "pass")
+        for s in stmts:
+            self.stmt(s, depth)
+
+    def stmt(self, s: T.Stmt, depth: int) -> None:
+        if isinstance(s, T.Assign):
+            self.emit(depth, f"{s.sym.uid} = {self.expr(s.value)}")
+        elif isinstance(s, T.Store):
+            value = self.expr(s.value)
+            self.emit(depth, f"_v = {value}")
+            self.emit(depth, f"{s.array.uid}[{self.index(s.array, s.indices)}] = _v")
+        elif isinstance(s, T.InitArray):
+            at: ArrayType = s.array.type
+            self.emit(depth, f"{s.array.uid} = _np.full({at.shape}, {s.value}, "
+                             f"dtype=_np.dtype('{at.element.dtype.name}'))")
+        elif isinstance(s, T.For):
+            self.emit(depth, f"for {s.var.uid} in range({self.expr(s.start)}, "
+                             f"{self.expr(s.stop)}, {s.step}):")
+            self.block(s.body, depth + 1)
+        elif isinstance(s, T.While):
+            self.emit(depth, f"while {self.expr(s.cond)}:")
+            self.block(s.body, depth + 1)
+        elif isinstance(s, T.If):
+            self.emit(depth, f"if {self.expr(s.cond)}:")
+            self.block(s.then, depth + 1)
+            if s.orelse:
+                self.emit(depth, "else:")
+                self.block(s.orelse, depth + 1)
+        elif isinstance(s, T.Break):
+            self.emit(depth, "break")
+        elif isinstance(s, T.Continue):
+            self.emit(depth, "continue")
+        elif isinstance(s, T.Return):
+            self.emit(depth, "return" if s.value is None else f"return {self.expr(s.value)}")
+        elif isinstance(s, T.CallStmt):
+            self.emit(depth, self.call(s.call))
+        else:
+            raise AssertionError(f"unknown statement {type(s).__name__}")
+
+    def function(self) -> str:
+        kt = self.kt
+        self.emit(0, f"def {kt.name}({', '.join(p.uid for p in kt.params)}):")
+        for sym in kt.locals:
+            if not sym.is_array:
+                self.emit(1, f"{sym.uid} = 0")
+        self.block(kt.body, 1)
+        return "\n".join(self.lines) + "\n"
+
+
+def reference_source(kernel) -> str:
+    """The Python source of a kernel's reference function (for reading and debugging)."""
+    return _Gen(kernel.tree()).function()
+
+
+def build_reference(kernel):
+    gen = _Gen(kernel.tree())
+    src = gen.function()
+    namespace = dict(_HELPERS)
+    for name, k in gen.callees.items():
+        namespace[name] = k.reference()
+    filename = f"<vichls reference of {kernel.name}>"
+    exec(compile(src, filename, "exec"), namespace)
+    fn = namespace[kernel.tree().name]
+    fn.__vichls_source__ = src
+    return fn

@@ -1,0 +1,780 @@
+"""The IR builder: typed kernel tree → loop-level IR (docs/ir.md).
+
+It emits xDSL's func/affine/scf/arith/memref in the subset docs/ir.md promises: affine
+loops and accesses where bounds and indices are affine in loop variables, constants and
+parameters, scf elsewhere; locals as 0-d allocas; break, continue and early return as flags
+that guard the rest of a block and end a loop through ``scf.while``; the language's rules
+for division, remainder and shifts as explicit guards, so the IR has no undefined
+behaviour. Every operation carries the source location of the construct it implements.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from xdsl.dialects import affine, arith, builtin, func, memref, scf
+from xdsl.dialects.builtin import (
+    FileLineColLoc,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.transforms.common_subexpression_elimination import cse
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from vichls.frontend import tree as T
+from vichls.signature import TOP_ATTR, KernelSignature, Param, annotate, ir_type
+from vichls.types import ArrayType, ScalarType, bool_, int64
+
+_SIGNED_CMP = {"lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge", "eq": "eq", "ne": "ne"}
+_UNSIGNED_CMP = {"lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge", "eq": "eq", "ne": "ne"}
+_INDEX = IndexType()
+
+
+def _signless(value: int, width: int) -> int:
+    """An int in the signed range of ``width`` bits, as IntegerAttr wants it."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >> (width - 1) else value
+
+
+def _needs_guard(e: T.Expr) -> bool:
+    """Does evaluating ``e`` load memory or call a kernel (so it must not run speculatively)?"""
+    if isinstance(e, (T.Load, T.CallExpr)):
+        return True
+    for v in vars(e).values():
+        if isinstance(v, T.Expr) and _needs_guard(v):
+            return True
+        if isinstance(v, list) and any(isinstance(x, T.Expr) and _needs_guard(x) for x in v):
+            return True
+    return False
+
+
+def _contains(stmts: list[T.Stmt], kinds: tuple, into_loops: bool) -> bool:
+    for s in stmts:
+        if isinstance(s, kinds):
+            return True
+        if isinstance(s, T.If) and (_contains(s.then, kinds, into_loops)
+                                    or _contains(s.orelse, kinds, into_loops)):
+            return True
+        if isinstance(s, (T.For, T.While)) and into_loops and _contains(s.body, kinds, into_loops):
+            return True
+    return False
+
+
+class _Loop:
+    """Flags of the loop being built (None where the loop needs none)."""
+
+    def __init__(self, brk: Optional[SSAValue], cont: Optional[SSAValue]):
+        self.brk = brk
+        self.cont = cont
+
+
+class _Affine:
+    """Operands collected while building affine maps: dims (loop IVs) and symbols."""
+
+    def __init__(self):
+        self.dims: list[SSAValue] = []
+        self.syms: list[SSAValue] = []
+
+    def dim(self, v: SSAValue) -> AffineExpr:
+        if v not in self.dims:
+            self.dims.append(v)
+        return AffineExpr.dimension(self.dims.index(v))
+
+    def sym(self, v: SSAValue) -> AffineExpr:
+        if v not in self.syms:
+            self.syms.append(v)
+        return AffineExpr.symbol(self.syms.index(v))
+
+    def map(self, exprs: list[AffineExpr]) -> builtin.AffineMapAttr:
+        return builtin.AffineMapAttr(AffineMap(len(self.dims), len(self.syms), tuple(exprs)))
+
+    def operands(self) -> list[SSAValue]:
+        return [*self.dims, *self.syms]
+
+
+class FunctionBuilder:
+    def __init__(self, kt: T.KernelTree):
+        self.kt = kt
+        self.loc = FileLineColLoc(StringAttr(kt.loc.filename), IntAttr(kt.loc.line),
+                                  IntAttr(kt.loc.col))
+        self.block: Block = Block()
+        self.entry: Block = self.block
+        self.first_non_alloca: Optional[Operation] = None
+        self.slots: dict[T.Sym, SSAValue] = {}  # 0-d allocas of locals, arrays' memrefs
+        self.values: dict[T.Sym, SSAValue] = {}  # SSA values: unassigned params, loop vars
+        self.affine_ivs: dict[T.Sym, SSAValue] = {}  # loop vars of affine.for: their index IV
+        self.loops: list[_Loop] = []
+        self.ret_slot: Optional[SSAValue] = None
+        self.ret_flag: Optional[SSAValue] = None
+
+    # -- emission -------------------------------------------------------------------------
+    def set_loc(self, loc: T.Loc) -> None:
+        self.loc = FileLineColLoc(StringAttr(loc.filename), IntAttr(loc.line), IntAttr(loc.col))
+
+    def add(self, op: Operation) -> Operation:
+        op.location = self.loc
+        self.block.add_op(op)
+        return op
+
+    def alloca(self, ty: ScalarType, shape: tuple[int, ...] = ()) -> SSAValue:
+        op = memref.AllocaOp.get(IntegerType(ty.width), shape=list(shape))
+        op.location = self.loc
+        if self.first_non_alloca is None:
+            self.entry.add_op(op)
+        else:
+            self.entry.insert_op_before(op, self.first_non_alloca)
+        return op.results[0]
+
+    def const(self, value: int, ty: ScalarType) -> SSAValue:
+        return self.add(arith.ConstantOp(IntegerAttr(_signless(value, ty.width),
+                                                     IntegerType(ty.width)))).results[0]
+
+    def index_const(self, value: int) -> SSAValue:
+        return self.add(arith.ConstantOp(IntegerAttr(value, _INDEX))).results[0]
+
+    def load0(self, slot: SSAValue) -> SSAValue:
+        return self.add(memref.LoadOp.get(slot, [])).results[0]
+
+    def store0(self, value: SSAValue, slot: SSAValue) -> None:
+        self.add(memref.StoreOp.get(value, slot, []))
+
+    def nested(self, fill) -> Region:
+        """A single-block region filled by ``fill()``, ending in scf.yield."""
+        saved = self.block
+        self.block = Block()
+        try:
+            fill()
+            self.add(scf.YieldOp())
+            return Region(self.block)
+        finally:
+            self.block = saved
+
+    def if_(self, cond: SSAValue, then_fill, else_fill=None) -> None:
+        then_r = self.nested(then_fill)
+        else_r = self.nested(else_fill) if else_fill is not None else Region()
+        self.add(scf.IfOp(cond, [], then_r, else_r))
+
+    # -- the function -------------------------------------------------------------------------
+    def build(self) -> func.FuncOp:
+        kt = self.kt
+        sig = KernelSignature(kt.name, tuple(Param(p.name, p.type) for p in kt.params), kt.ret)
+        self.entry = self.block = Block(arg_types=sig.ir_arg_types())
+        # allocas first, in declaration order, then their initial values
+        for p, arg in zip(kt.params, self.entry.args):
+            arg.name_hint = p.uid
+            if p.is_array or not p.assigned:
+                (self.slots if p.is_array else self.values)[p] = arg
+            else:
+                self.slots[p] = self.alloca(p.type)
+        for sym in kt.locals:
+            self.slots[sym] = self.alloca(sym.scalar, sym.type.shape if sym.is_array else ())
+        if kt.ret is not None:
+            self.ret_slot = self.alloca(kt.ret)
+        if _contains(kt.body[:-1], (T.Return,), True) or (
+                kt.body and not isinstance(kt.body[-1], T.Return)
+                and _contains(kt.body, (T.Return,), True)):
+            self.ret_flag = self.alloca(bool_)
+        for p, arg in zip(kt.params, self.entry.args):
+            if not p.is_array and p.assigned:
+                self.store0(arg, self.slots[p])
+        for sym in kt.locals:  # scalars start at 0, as in the reference
+            if not sym.is_array:
+                self.store0(self.const(0, sym.type), self.slots[sym])
+        if self.ret_flag is not None:
+            self.store0(self.const(0, bool_), self.ret_flag)
+        self.first_non_alloca = self.entry.first_op
+        while self.first_non_alloca is not None and isinstance(self.first_non_alloca,
+                                                               memref.AllocaOp):
+            self.first_non_alloca = self.first_non_alloca.next_op
+        if self.first_non_alloca is None:
+            marker = self.add(arith.ConstantOp(IntegerAttr(0, _INDEX)))
+            self.first_non_alloca = marker
+        self.stmts(kt.body)
+        self.set_loc(kt.loc)
+        if kt.ret is not None:
+            self.add(func.ReturnOp(self.load0(self.ret_slot)))
+        else:
+            self.add(func.ReturnOp())
+        f = func.FuncOp(kt.name, (sig.ir_arg_types(), sig.ir_result_types()),
+                        Region(self.entry))
+        f.location = FileLineColLoc(StringAttr(kt.loc.filename), IntAttr(kt.loc.line),
+                                    IntAttr(kt.loc.col))
+        annotate(f, sig)
+        return f
+
+    # -- statements ------------------------------------------------------------------------------
+    def active_flags(self) -> list[SSAValue]:
+        flags = []
+        if self.loops:
+            loop = self.loops[-1]
+            flags += [f for f in (loop.brk, loop.cont) if f is not None]
+        if self.ret_flag is not None:
+            flags.append(self.ret_flag)
+        return flags
+
+    def stmts(self, stmts: list[T.Stmt]) -> None:
+        for i, s in enumerate(stmts):
+            self.stmt(s)
+            rest = stmts[i + 1:]
+            if rest and self.may_exit(s):
+                flags = self.active_flags()
+                if flags:
+                    self.set_loc(rest[0].loc)
+                    go = self.none_set(flags)
+                    self.if_(go, lambda rest=rest: self.stmts(rest))
+                return
+
+    def may_exit(self, s: T.Stmt) -> bool:
+        """Can ``s`` leave the rest of the current block (break, continue or return)?"""
+        if isinstance(s, (T.Break, T.Continue, T.Return)):
+            return True
+        if isinstance(s, T.If):
+            return _contains(s.then + s.orelse, (T.Break, T.Continue), False) or (
+                self.ret_flag is not None and _contains(s.then + s.orelse, (T.Return,), True))
+        if isinstance(s, (T.For, T.While)):
+            return self.ret_flag is not None and _contains(s.body, (T.Return,), True)
+        return False
+
+    def none_set(self, flags: list[SSAValue]) -> SSAValue:
+        """i1 true when none of the flags is set."""
+        acc = None
+        for f in flags:
+            v = self.load0(f)
+            acc = v if acc is None else self.add(arith.OrIOp(acc, v)).results[0]
+        one = self.const(1, bool_)
+        return self.add(arith.XOrIOp(acc, one)).results[0]
+
+    def stmt(self, s: T.Stmt) -> None:
+        self.set_loc(s.loc)
+        if isinstance(s, T.Assign):
+            v = self.expr(s.value)
+            self.set_loc(s.loc)
+            self.store0(v, self.slots[s.sym])
+        elif isinstance(s, T.Store):
+            v = self.expr(s.value)  # Python evaluates the value before the index
+            self.set_loc(s.loc)
+            self.access(s.array, s.indices, store=v)
+        elif isinstance(s, T.InitArray):
+            self.init_array(s)
+        elif isinstance(s, T.For):
+            self.for_(s)
+        elif isinstance(s, T.While):
+            self.while_(s)
+        elif isinstance(s, T.If):
+            cond = self.expr(s.cond)
+            self.set_loc(s.loc)
+            self.if_(cond, lambda: self.stmts(s.then),
+                     (lambda: self.stmts(s.orelse)) if s.orelse else None)
+        elif isinstance(s, T.Break):
+            self.store0(self.const(1, bool_), self.loops[-1].brk)
+        elif isinstance(s, T.Continue):
+            self.store0(self.const(1, bool_), self.loops[-1].cont)
+        elif isinstance(s, T.Return):
+            if s.value is not None:
+                v = self.expr(s.value)
+                self.set_loc(s.loc)
+                self.store0(v, self.ret_slot)
+            if self.ret_flag is not None:
+                self.store0(self.const(1, bool_), self.ret_flag)
+        elif isinstance(s, T.CallStmt):
+            self.call(s.call)
+        else:
+            raise AssertionError(type(s).__name__)
+
+    def init_array(self, s: T.InitArray) -> None:
+        at: ArrayType = s.array.type
+        target = self.slots[s.array]
+        value = self.const(s.value, at.element)
+
+        def nest(depth: int, ivs: list[SSAValue]):
+            if depth == len(at.shape):
+                self.add(affine.StoreOp(value, target, ivs))
+                return
+            body = Block(arg_types=[_INDEX])
+            saved = self.block
+            self.block = body
+            nest(depth + 1, [*ivs, body.args[0]])
+            self.add(affine.YieldOp.get())
+            self.block = saved
+            self.add(affine.ForOp.from_region([], [], [], [], 0, at.shape[depth], Region(body)))
+
+        nest(0, [])
+
+    # -- loops -------------------------------------------------------------------------------------
+    def for_(self, s: T.For) -> None:
+        own_exit = _contains(s.body, (T.Break, T.Continue), False)
+        returns = self.ret_flag is not None and _contains(s.body, (T.Return,), True)
+        if own_exit or returns:
+            self.for_as_while(s)
+            return
+        if s.step > 0:
+            lb = self.affine_bound(s.start)
+            ub = self.affine_bound(s.stop) if lb is not None else None
+            if lb is not None and ub is not None:
+                self.affine_for(s, lb, ub)
+                return
+        self.scf_for(s)
+
+    def loop_body(self, s, loop: _Loop, var_value: Optional[SSAValue]) -> None:
+        if isinstance(s, T.For):
+            self.values[s.var] = var_value
+        self.loops.append(loop)
+        try:
+            self.stmts(s.body)
+        finally:
+            self.loops.pop()
+
+    def affine_for(self, s: T.For, lb: tuple, ub: tuple) -> None:
+        (lb_aff, lb_expr), (ub_aff, ub_expr) = lb, ub
+        body = Block(arg_types=[_INDEX])
+        iv = body.args[0]
+        iv.name_hint = s.var.uid
+        saved = self.block
+        self.block = body
+        self.affine_ivs[s.var] = iv
+        value = self.add(arith.IndexCastOp(iv, IntegerType(s.var.type.width))).results[0]
+        self.loop_body(s, _Loop(None, None), value)
+        self.set_loc(s.loc)
+        self.add(affine.YieldOp.get())
+        self.block = saved
+        op = affine.ForOp.from_region(lb_aff.operands(), ub_aff.operands(), [], [],
+                                      lb_aff.map([lb_expr]), ub_aff.map([ub_expr]),
+                                      Region(body), s.step)
+        if s.label:
+            op.attributes["vichls.label"] = StringAttr(s.label)
+        self.add(op)
+
+    def scf_for(self, s: T.For) -> None:
+        """A counted loop over i64 (no overflow at int32 bounds), normalised to step > 0."""
+        ty = s.var.type
+        start = self.widen64(self.expr(s.start), ty)
+        stop = self.widen64(self.expr(s.stop), ty)
+        self.set_loc(s.loc)
+        i64 = IntegerType(64)
+        if s.step > 0:
+            lb, ub, step = start, stop, self.const(s.step, int64)
+        else:  # trip count = ceil((start - stop) / -step) when start > stop
+            neg = self.const(-s.step, int64)
+            diff = self.add(arith.SubiOp(start, stop)).results[0]
+            diff = self.add(arith.AddiOp(diff, self.const(-s.step - 1, int64))).results[0]
+            q = self.add(arith.DivSIOp(diff, neg)).results[0]
+            pos = self.add(arith.CmpiOp(start, stop, "sgt")).results[0]
+            ub = self.add(arith.SelectOp(pos, q, self.const(0, int64))).results[0]
+            lb, step = self.const(0, int64), self.const(1, int64)
+        body = Block(arg_types=[i64])
+        t = body.args[0]
+        t.name_hint = s.var.uid
+        saved = self.block
+        self.block = body
+        if s.step > 0:
+            v64 = t
+        else:
+            scaled = self.add(arith.MuliOp(t, self.const(s.step, int64))).results[0]
+            v64 = self.add(arith.AddiOp(start, scaled)).results[0]
+        value = v64 if ty.width == 64 else self.add(
+            arith.TruncIOp(v64, IntegerType(ty.width))).results[0]
+        self.loop_body(s, _Loop(None, None), value)
+        self.set_loc(s.loc)
+        self.add(scf.YieldOp())
+        self.block = saved
+        op = scf.ForOp(lb, ub, step, [], Region(body))
+        if s.label:
+            op.attributes["vichls.label"] = StringAttr(s.label)
+        self.add(op)
+
+    def widen64(self, v: SSAValue, ty: ScalarType) -> SSAValue:
+        if ty.width == 64:
+            return v
+        cls = arith.ExtSIOp if ty.signed else arith.ExtUIOp
+        return self.add(cls(v, IntegerType(64))).results[0]
+
+    def for_as_while(self, s: T.For) -> None:
+        """A for loop that can break, continue or return: a counter in a slot and scf.while."""
+        ty = s.var.type
+        start = self.widen64(self.expr(s.start), ty)
+        stop = self.widen64(self.expr(s.stop), ty)
+        self.set_loc(s.loc)
+        counter = self.alloca(int64)
+        self.store0(start, counter)
+        loop = self.new_loop_flags(s.body)
+
+        def before():
+            i = self.load0(counter)
+            cmp = "slt" if s.step > 0 else "sgt"
+            c = self.add(arith.CmpiOp(i, stop, cmp)).results[0]
+            c = self.and_not_flags(c, loop)
+            self.add(scf.ConditionOp(c))
+
+        def after():
+            if loop.cont is not None:
+                self.store0(self.const(0, bool_), loop.cont)
+            i = self.load0(counter)
+            value = i if ty.width == 64 else self.add(
+                arith.TruncIOp(i, IntegerType(ty.width))).results[0]
+            self.loop_body(s, loop, value)
+            self.set_loc(s.loc)
+            i = self.load0(counter)
+            self.store0(self.add(arith.AddiOp(i, self.const(s.step, int64))).results[0], counter)
+
+        self.emit_while(before, after, s)
+
+    def new_loop_flags(self, body: list[T.Stmt]) -> _Loop:
+        brk = cont = None
+        if _contains(body, (T.Break,), False):
+            brk = self.alloca(bool_)
+            self.store0(self.const(0, bool_), brk)
+        if _contains(body, (T.Continue,), False):
+            cont = self.alloca(bool_)
+        return _Loop(brk, cont)
+
+    def and_not_flags(self, c: SSAValue, loop: _Loop) -> SSAValue:
+        flags = [f for f in (loop.brk, self.ret_flag) if f is not None]
+        if not flags:
+            return c
+        return self.add(arith.AndIOp(c, self.none_set(flags))).results[0]
+
+    def emit_while(self, before_fill, after_fill, s: T.Stmt) -> None:
+        saved = self.block
+        self.block = Block()
+        before_fill()
+        before = Region(self.block)
+        self.block = Block()
+        after_fill()
+        self.add(scf.YieldOp())
+        after = Region(self.block)
+        self.block = saved
+        op = scf.WhileOp([], [], before, after)
+        if isinstance(s, T.For) and s.label:
+            op.attributes["vichls.label"] = StringAttr(s.label)
+        self.set_loc(s.loc)
+        self.add(op)
+
+    def while_(self, s: T.While) -> None:
+        loop = self.new_loop_flags(s.body)
+
+        def before():
+            # a loop that may have set its break flag stops before testing its condition
+            flags = [f for f in (loop.brk, self.ret_flag) if f is not None]
+            if flags and _needs_guard(s.cond):
+                slot = self.alloca(bool_)
+                go = self.none_set(flags)
+                self.store0(self.const(0, bool_), slot)
+                self.if_(go, lambda: self.store0(self.expr(s.cond), slot))
+                self.add(scf.ConditionOp(self.load0(slot)))
+                return
+            c = self.expr(s.cond)
+            self.set_loc(s.loc)
+            self.add(scf.ConditionOp(self.and_not_flags(c, loop)))
+
+        def after():
+            if loop.cont is not None:
+                self.store0(self.const(0, bool_), loop.cont)
+            self.loop_body(s, loop, None)
+
+        self.emit_while(before, after, s)
+
+    # -- affine analysis ------------------------------------------------------------------------
+    def affine_of(self, e: T.Expr, acc: _Affine) -> Optional[AffineExpr]:
+        """``e`` as an affine expression of affine loop IVs and constants whose value cannot
+        differ from the wrapped arithmetic the kernel asks for, or None. (Parameters as
+        symbols wait for a lower-affine that handles symbols.)"""
+        if isinstance(e, T.Const):
+            return AffineExpr.constant(e.value)
+        if isinstance(e, T.Read):
+            if e.sym in self.affine_ivs:
+                return acc.dim(self.affine_ivs[e.sym])
+            return None
+        if isinstance(e, T.Convert):
+            a = e.arg.ty
+            widening = a.width < e.ty.width and (a.signed == e.ty.signed or not a.signed)
+            if widening or (a.width == e.ty.width and isinstance(e.arg, T.Const)):
+                return self.affine_of(e.arg, acc)
+            return None
+        if isinstance(e, T.Binary) and e.op in ("add", "sub", "mul") and e.ty.signed:
+            if e.op == "mul" and not (isinstance(e.lhs, T.Const) or isinstance(e.rhs, T.Const)):
+                return None
+            a = self.affine_of(e.lhs, acc)
+            b = self.affine_of(e.rhs, acc) if a is not None else None
+            if a is None or b is None:
+                return None
+            return a + b if e.op == "add" else (a - b if e.op == "sub" else a * b)
+        return None
+
+    def affine_bound(self, e: T.Expr):
+        """A constant loop bound (xDSL's lower-affine lowers only constant bounds)."""
+        if _needs_guard(e):
+            return None
+        acc = _Affine()
+        x = self.affine_of(e, acc)
+        if x is None or acc.operands():
+            return None
+        return acc, x
+
+    def to_index(self, v: SSAValue, ty: ScalarType) -> SSAValue:
+        if not ty.signed:
+            v = self.add(arith.ExtUIOp(v, IntegerType(64))).results[0]
+        return self.add(arith.IndexCastOp(v, _INDEX)).results[0]
+
+    # -- memory ------------------------------------------------------------------------------------
+    def access(self, arr: T.Sym, indices: list[T.Expr], store: Optional[SSAValue] = None):
+        target = self.slots[arr]
+        acc = _Affine()
+        exprs = []
+        for i in indices:
+            x = None if _needs_guard(i) else self.affine_of(i, acc)
+            if x is None:
+                exprs = None
+                break
+            exprs.append(x)
+        if exprs is not None:
+            m = acc.map(exprs)
+            if store is not None:
+                return self.add(affine.StoreOp(store, target, acc.operands(), m))
+            return self.add(affine.LoadOp(target, acc.operands(), m,
+                                          IntegerType(arr.scalar.width))).results[0]
+        idx = [self.to_index(self.expr(i), i.ty) for i in indices]
+        if store is not None:
+            return self.add(memref.StoreOp.get(store, target, idx))
+        return self.add(memref.LoadOp.get(target, idx)).results[0]
+
+    # -- expressions ----------------------------------------------------------------------------
+    def expr(self, e: T.Expr) -> SSAValue:
+        self.set_loc(e.loc)
+        ty = e.ty
+        if isinstance(e, T.Const):
+            return self.const(e.value, ty)
+        if isinstance(e, T.Read):
+            if e.sym in self.values:
+                return self.values[e.sym]
+            return self.load0(self.slots[e.sym])
+        if isinstance(e, T.Load):
+            return self.access(e.array, e.indices)
+        if isinstance(e, T.Convert):
+            return self.convert(self.expr(e.arg), e.arg.ty, ty)
+        if isinstance(e, T.Unary):
+            return self.unary(e)
+        if isinstance(e, T.Binary):
+            a = self.expr(e.lhs)
+            b = self.expr(e.rhs)
+            self.set_loc(e.loc)
+            rhs_const = e.rhs.value if isinstance(e.rhs, T.Const) else None
+            return self.binary(e.op, a, b, e.lhs.ty, rhs_const)
+        if isinstance(e, T.Logical):
+            return self.logical(e)
+        if isinstance(e, T.Cond):
+            return self.cond(e)
+        if isinstance(e, T.CallExpr):
+            return self.call(e)
+        raise AssertionError(type(e).__name__)
+
+    def convert(self, v: SSAValue, src: ScalarType, dst: ScalarType) -> SSAValue:
+        if dst.width > src.width:
+            cls = arith.ExtSIOp if src.signed else arith.ExtUIOp
+            return self.add(cls(v, IntegerType(dst.width))).results[0]
+        if dst.width < src.width:
+            return self.add(arith.TruncIOp(v, IntegerType(dst.width))).results[0]
+        return v
+
+    def unary(self, e: T.Unary) -> SSAValue:
+        a = self.expr(e.arg)
+        self.set_loc(e.loc)
+        t = e.arg.ty
+        if e.op == "neg":
+            return self.add(arith.SubiOp(self.const(0, t), a)).results[0]
+        if e.op == "invert":
+            return self.add(arith.XOrIOp(a, self.const(-1, t))).results[0]
+        if e.op in ("not", "truthy"):
+            pred = "eq" if e.op == "not" else "ne"
+            if t == bool_ and e.op == "truthy":
+                return a
+            return self.add(arith.CmpiOp(a, self.const(0, t), pred)).results[0]
+        if e.op == "abs":
+            if not t.signed:
+                return a
+            neg = self.add(arith.CmpiOp(a, self.const(0, t), "slt")).results[0]
+            minus = self.add(arith.SubiOp(self.const(0, t), a)).results[0]
+            return self.add(arith.SelectOp(neg, minus, a)).results[0]
+        raise AssertionError(e.op)
+
+    def select(self, c, a, b) -> SSAValue:
+        return self.add(arith.SelectOp(c, a, b)).results[0]
+
+    def cmp(self, a, b, pred: str) -> SSAValue:
+        return self.add(arith.CmpiOp(a, b, pred)).results[0]
+
+    def binary(self, op: str, a: SSAValue, b: SSAValue, t: ScalarType,
+               rhs_const: Optional[int] = None) -> SSAValue:
+        simple = {"add": arith.AddiOp, "sub": arith.SubiOp, "mul": arith.MuliOp,
+                  "and": arith.AndIOp, "or": arith.OrIOp, "xor": arith.XOrIOp}
+        if op in simple:
+            return self.add(simple[op](a, b)).results[0]
+        if op in _SIGNED_CMP:
+            pred = (_SIGNED_CMP if t.signed else _UNSIGNED_CMP)[op]
+            return self.cmp(a, b, pred)
+        if op in ("min", "max"):
+            pred = ("slt" if t.signed else "ult") if op == "min" else ("sgt" if t.signed else "ugt")
+            return self.select(self.cmp(a, b, pred), a, b)
+        if op in ("floordiv", "mod"):
+            if rhs_const is not None and rhs_const not in (0, -1):
+                return self.divmod_const(op, a, b, t, rhs_const)
+            return self.divmod(op, a, b, t)
+        if op in ("shl", "shr"):
+            if rhs_const is not None:
+                return self.shift_const(op, a, t, rhs_const)
+            return self.shift(op, a, b, t)
+        raise AssertionError(op)
+
+    def divmod_const(self, op: str, a: SSAValue, b: SSAValue, t: ScalarType,
+                     d: int) -> SSAValue:
+        """Floor division by a constant other than 0 and -1: no guards; a power of two
+        is a shift or a mask (floor semantics make these exact for negative dividends)."""
+        if d > 0 and d & (d - 1) == 0 and d.bit_length() - 1 < t.width:
+            k = d.bit_length() - 1
+            if op == "floordiv":
+                if k == 0:
+                    return a
+                shr = arith.ShRSIOp if t.signed else arith.ShRUIOp
+                return self.add(shr(a, self.const(k, t))).results[0]
+            return self.add(arith.AndIOp(a, self.const(d - 1, t))).results[0]
+        if not t.signed:
+            cls = arith.DivUIOp if op == "floordiv" else arith.RemUIOp
+            return self.add(cls(a, b)).results[0]
+        zero, one = self.const(0, t), self.const(1, t)
+        q = self.add(arith.DivSIOp(a, b)).results[0]
+        r = self.add(arith.RemSIOp(a, b)).results[0]
+        r_nz = self.cmp(r, zero, "ne")
+        r_sign_wrong = self.cmp(r, zero, "sgt" if d < 0 else "slt")
+        adjust = self.add(arith.AndIOp(r_nz, r_sign_wrong)).results[0]
+        if op == "floordiv":
+            return self.select(adjust, self.add(arith.SubiOp(q, one)).results[0], q)
+        return self.select(adjust, self.add(arith.AddiOp(r, b)).results[0], r)
+
+    def shift_const(self, op: str, a: SSAValue, t: ScalarType, amount: int) -> SSAValue:
+        amount &= t.mask  # read as unsigned, as in shift()
+        if amount >= t.width:
+            if op == "shr" and t.signed:
+                return self.add(arith.ShRSIOp(a, self.const(t.width - 1, t))).results[0]
+            return self.const(0, t)
+        if amount == 0:
+            return a
+        cls = arith.ShLIOp if op == "shl" else (arith.ShRSIOp if t.signed else arith.ShRUIOp)
+        return self.add(cls(a, self.const(amount, t))).results[0]
+
+    def divmod(self, op: str, a: SSAValue, b: SSAValue, t: ScalarType) -> SSAValue:
+        """Floor division and remainder with the language's rules, free of undefined behaviour:
+        b == 0 gives all-ones (quotient) or the dividend (remainder); MIN // -1 wraps."""
+        zero, one = self.const(0, t), self.const(1, t)
+        bz = self.cmp(b, zero, "eq")
+        if not t.signed:
+            safe = self.select(bz, one, b)
+            if op == "floordiv":
+                q = self.add(arith.DivUIOp(a, safe)).results[0]
+                return self.select(bz, self.const(-1, t), q)
+            r = self.add(arith.RemUIOp(a, safe)).results[0]
+            return self.select(bz, a, r)
+        minus1 = self.const(-1, t)
+        ovf = self.add(arith.AndIOp(self.cmp(a, self.const(t.min, t), "eq"),
+                                    self.cmp(b, minus1, "eq"))).results[0]
+        unsafe = self.add(arith.OrIOp(bz, ovf)).results[0]
+        safe = self.select(unsafe, one, b)  # MIN // 1 = MIN = MIN // -1 wrapped; MIN % 1 = 0
+        q = self.add(arith.DivSIOp(a, safe)).results[0]
+        r = self.add(arith.RemSIOp(a, safe)).results[0]
+        # floor: when the remainder is non-zero and its sign differs from the divisor's
+        r_nz = self.cmp(r, zero, "ne")
+        signs_differ = self.cmp(self.add(arith.XOrIOp(r, safe)).results[0], zero, "slt")
+        adjust = self.add(arith.AndIOp(r_nz, signs_differ)).results[0]
+        if op == "floordiv":
+            q_floor = self.select(adjust, self.add(arith.SubiOp(q, one)).results[0], q)
+            return self.select(bz, minus1, q_floor)
+        r_floor = self.select(adjust, self.add(arith.AddiOp(r, safe)).results[0], r)
+        return self.select(bz, a, r_floor)
+
+    def shift(self, op: str, a: SSAValue, b: SSAValue, t: ScalarType) -> SSAValue:
+        """Shifts by the amount read as unsigned; at or above the width: 0, or the sign."""
+        width = self.const(t.width, ScalarType(t.width, False)) if t.width > 1 else self.const(1, t)
+        big = self.cmp(b, width, "uge")
+        if op == "shl":
+            safe = self.select(big, self.const(0, t), b)
+            return self.select(big, self.const(0, t),
+                               self.add(arith.ShLIOp(a, safe)).results[0])
+        if t.signed:
+            safe = self.select(big, self.const(t.width - 1, t), b)
+            return self.add(arith.ShRSIOp(a, safe)).results[0]
+        safe = self.select(big, self.const(0, t), b)
+        return self.select(big, self.const(0, t), self.add(arith.ShRUIOp(a, safe)).results[0])
+
+    def logical(self, e: T.Logical) -> SSAValue:
+        t = e.ty
+        a = self.expr(e.lhs)
+        self.set_loc(e.loc)
+        truthy = a if t == bool_ else self.cmp(a, self.const(0, t), "ne")
+        if not _needs_guard(e.rhs):
+            b = self.expr(e.rhs)
+            self.set_loc(e.loc)
+            if t == bool_:
+                cls = arith.AndIOp if e.op == "and" else arith.OrIOp
+                return self.add(cls(a, b)).results[0]
+            return self.select(truthy, b, a) if e.op == "and" else self.select(truthy, a, b)
+        slot = self.alloca(t)
+        self.store0(a, slot)
+        run_rhs = truthy if e.op == "and" else self.add(
+            arith.XOrIOp(truthy, self.const(1, bool_))).results[0]
+        self.if_(run_rhs, lambda: self.store0(self.expr(e.rhs), slot))
+        return self.load0(slot)
+
+    def cond(self, e: T.Cond) -> SSAValue:
+        c = self.expr(e.cond)
+        self.set_loc(e.loc)
+        if not (_needs_guard(e.then) or _needs_guard(e.orelse)):
+            a = self.expr(e.then)
+            b = self.expr(e.orelse)
+            self.set_loc(e.loc)
+            return self.select(c, a, b)
+        slot = self.alloca(e.ty)
+        self.if_(c, lambda: self.store0(self.expr(e.then), slot),
+                 lambda: self.store0(self.expr(e.orelse), slot))
+        return self.load0(slot)
+
+    def call(self, c: T.CallExpr) -> Optional[SSAValue]:
+        args = [self.slots[a] if isinstance(a, T.Sym) else self.expr(a) for a in c.args]
+        self.set_loc(c.loc)
+        callee = c.kernel.tree()
+        results = [] if callee.ret is None else [IntegerType(callee.ret.width)]
+        op = self.add(func.CallOp(callee.name, args, results))
+        return op.results[0] if results else None
+
+
+def _clean(f: func.FuncOp) -> None:
+    """Remove what the builder made and nothing uses; merge identical pure values."""
+    region_dce(f.body)
+    cse(f)
+
+
+def build_function(kernel) -> func.FuncOp:
+    f = FunctionBuilder(kernel.tree()).build()
+    _clean(f)
+    return f
+
+
+def build_module(kernel) -> ModuleOp:
+    """The loop-level IR of ``kernel`` and every kernel it calls (callees first)."""
+    order: list = []
+
+    def visit(k):
+        if k in order:
+            return
+        for c in k.tree().callees:
+            visit(c)
+        order.append(k)
+
+    visit(kernel)
+    module = ModuleOp([build_function(k) for k in order])
+    module.attributes[TOP_ATTR] = StringAttr(kernel.name)
+    return module

@@ -1,0 +1,198 @@
+"""The typed kernel tree: a checked kernel, with every name resolved and every type known.
+
+The checker (``check.py``) builds it from the Python AST; the golden reference
+(``reference.py``) and the IR builder (``to_ir.py``) both walk it, so the two agree by
+construction on what a kernel means. Every conversion is explicit (``Convert``), so the
+walkers never apply typing rules of their own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from vichls.types import ArrayType, ScalarType
+
+
+@dataclass(frozen=True)
+class Loc:
+    filename: str
+    line: int
+    col: int  # 1-based
+
+
+# -- symbols -----------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Sym:
+    """A named storage location: a parameter, a local, a local array or a loop variable."""
+
+    name: str
+    kind: str  # "scalar_param" | "array_param" | "local" | "local_array" | "loopvar"
+    type: Union[ScalarType, ArrayType]
+    uid: str  # unique, valid identifier
+    assigned: bool = False  # a scalar parameter that the body writes becomes a local copy
+
+    @property
+    def scalar(self) -> ScalarType:
+        return self.type.element if isinstance(self.type, ArrayType) else self.type
+
+    @property
+    def is_array(self) -> bool:
+        return isinstance(self.type, ArrayType)
+
+
+# -- expressions ---------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Expr:
+    ty: ScalarType
+    loc: Loc
+
+
+@dataclass(eq=False)
+class Const(Expr):
+    value: int  # already wrapped into ty
+
+
+@dataclass(eq=False)
+class Read(Expr):
+    sym: Sym
+
+
+@dataclass(eq=False)
+class Load(Expr):
+    array: Sym
+    indices: list[Expr]
+
+
+@dataclass(eq=False)
+class Convert(Expr):
+    """Value of ``arg`` converted (wrapped, sign- or zero-extended) to ``ty``."""
+
+    arg: Expr
+
+
+@dataclass(eq=False)
+class Unary(Expr):
+    op: str  # "neg" | "invert" | "not" | "truthy" | "abs"
+    arg: Expr
+
+
+@dataclass(eq=False)
+class Binary(Expr):
+    """Both operands have type ``ty`` (arithmetic) or a common operand type (compare)."""
+
+    op: str  # add sub mul floordiv mod and or xor shl shr | lt le gt ge eq ne | min max
+    lhs: Expr
+    rhs: Expr
+
+
+@dataclass(eq=False)
+class Logical(Expr):
+    """Python ``and`` / ``or`` on values converted to ``ty``; ``rhs`` runs only if needed."""
+
+    op: str  # "and" | "or"
+    lhs: Expr
+    rhs: Expr
+
+
+@dataclass(eq=False)
+class Cond(Expr):
+    """``a if c else b``; only the chosen branch runs."""
+
+    cond: Expr  # bool_
+    then: Expr
+    orelse: Expr
+
+
+@dataclass(eq=False)
+class CallExpr(Expr):
+    kernel: object  # vichls.frontend.kernel.Kernel
+    args: list  # Expr for scalar params, Sym for array params
+
+
+# -- statements ------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Stmt:
+    loc: Loc
+
+
+@dataclass(eq=False)
+class Assign(Stmt):
+    sym: Sym
+    value: Expr  # of sym.type
+
+
+@dataclass(eq=False)
+class Store(Stmt):
+    array: Sym
+    indices: list[Expr]
+    value: Expr  # of the element type
+
+
+@dataclass(eq=False)
+class InitArray(Stmt):
+    array: Sym
+    value: int  # wrapped into the element type
+
+
+@dataclass(eq=False)
+class For(Stmt):
+    var: Sym  # a loopvar of type iv_type
+    start: Expr  # of iv_type
+    stop: Expr  # of iv_type
+    step: int  # non-zero constant
+    body: list[Stmt]
+    label: Optional[str] = None
+
+
+@dataclass(eq=False)
+class While(Stmt):
+    cond: Expr  # bool_
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class If(Stmt):
+    cond: Expr  # bool_
+    then: list[Stmt]
+    orelse: list[Stmt]
+
+
+@dataclass(eq=False)
+class Break(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class Continue(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class Return(Stmt):
+    value: Optional[Expr]  # of the kernel's return type
+
+
+@dataclass(eq=False)
+class CallStmt(Stmt):
+    call: CallExpr
+
+
+# -- a whole kernel ---------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class KernelTree:
+    name: str
+    loc: Loc
+    params: list[Sym]
+    ret: Optional[ScalarType]
+    body: list[Stmt]
+    locals: list[Sym] = field(default_factory=list)  # locals and local arrays, in order
+    callees: list = field(default_factory=list)  # Kernel objects, in first-call order
