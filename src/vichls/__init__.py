@@ -18,5 +18,6 @@ from vichls.types import (
 
 from vichls.errors import DirectiveError, KernelError, VichlsError
 from vichls.frontend.kernel import Kernel, kernel, loop
+from vichls.schedule import Schedule, customize
 
 __version__ = "0.1.0"

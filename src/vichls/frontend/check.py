@@ -325,6 +325,7 @@ class Checker:
                 call = self.kernel_call(s.value, want_value=False)
                 if call is not None:
                     return [T.CallStmt(loc, call)]
+                self.call(s.value)  # names the unsupported callee
             raise self.error(s, "an expression statement must be a call to another @kernel")
         if isinstance(s, ast.Pass):
             return []

@@ -1,0 +1,341 @@
+"""The ``vichls`` command: compile kernels to Verilog or machine code, and check designs
+against their Python meaning in simulation."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vichls import __version__
+from vichls.errors import VichlsError
+
+EMIT_KINDS = ("loop", "structural", "verilog", "llvm")
+
+
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+# -- loading a design ------------------------------------------------------------------------
+
+
+class Loaded:
+    """What a FILE argument gives: the loop-level module, and for Python files the kernel,
+    its schedule and the file's own input generator."""
+
+    def __init__(self, module, kernel=None, schedule=None, make_inputs=None):
+        self.module = module
+        self.kernel = kernel
+        self.schedule = schedule
+        self.make_inputs = make_inputs
+
+    @property
+    def signature(self):
+        from vichls.signature import signature_of, top_function
+
+        return signature_of(top_function(self.module))
+
+
+def load_design(path: str, top: str | None) -> Loaded:
+    from vichls.frontend.kernel import kernels_in, load_file
+    from vichls.schedule import Schedule
+
+    if path.endswith(".mlir"):
+        from vichls.frontend.mlir_input import load_mlir
+        from vichls.signature import TOP_ATTR
+
+        module = load_mlir(path)
+        if top is not None:
+            from xdsl.dialects.builtin import StringAttr
+
+            from vichls.signature import find_function
+
+            try:
+                find_function(module, top)
+            except KeyError:
+                raise VichlsError(f"no function named '{top}' in the IR", path) from None
+            module.attributes[TOP_ATTR] = StringAttr(top)
+        return Loaded(module)
+
+    namespace = load_file(path)
+    kernels = kernels_in(namespace)
+    if not kernels:
+        raise VichlsError("the file defines no @kernel function", path)
+    schedules = [v for v in namespace.values() if isinstance(v, Schedule)]
+    if top is not None:
+        if top not in kernels:
+            raise VichlsError(f"no kernel named '{top}' (kernels here: "
+                              f"{', '.join(sorted(kernels))})", path)
+        kernel = kernels[top]
+    elif len(kernels) == 1:
+        kernel = next(iter(kernels.values()))
+    elif len(schedules) == 1:
+        kernel = schedules[0].kernel
+    else:
+        called = {c.name for k in kernels.values() for c in k.tree().callees}
+        roots = [k for name, k in kernels.items() if name not in called]
+        if len(roots) != 1:
+            raise VichlsError("the file defines several kernels; choose one with --top NAME "
+                              f"(kernels here: {', '.join(sorted(kernels))})", path)
+        kernel = roots[0]
+    schedule = next((s for s in schedules if s.kernel is kernel), None)
+    if schedule is not None:
+        schedule.check_supported()
+    make_inputs = namespace.get("make_inputs")
+    return Loaded(kernel.module(), kernel, schedule, make_inputs if callable(make_inputs) else None)
+
+
+# -- writing outputs atomically ----------------------------------------------------------------
+
+
+def _write_outputs(out_dir: Path, files: dict[str, str | bytes]) -> list[Path]:
+    """Write every file into a temporary folder beside ``out_dir``, then move them in, so a
+    failure never leaves a partial output folder."""
+    out_dir = out_dir.resolve()
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".vichls-", dir=out_dir.parent))
+    try:
+        for name, content in files.items():
+            p = staging / name
+            if isinstance(content, bytes):
+                p.write_bytes(content)
+            else:
+                p.write_text(content)
+        out_dir.mkdir(exist_ok=True)
+        written = []
+        for name in files:
+            os.replace(staging / name, out_dir / name)
+            written.append(out_dir / name)
+        return written
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _fmt_latency(lat: dict) -> str:
+    lo, hi = lat.get("min"), lat.get("max")
+    if lo is None and hi is None:
+        return "unknown (data-dependent)"
+    if lo == hi:
+        return f"{lo} cycles"
+    if hi is None:
+        return f"at least {lo} cycles (data-dependent)"
+    return f"{lo} to {hi} cycles"
+
+
+# -- compile ----------------------------------------------------------------------------------------
+
+
+def cmd_compile(args) -> int:
+    from vichls.frontend.mlir_input import print_module
+
+    t0 = time.perf_counter()
+    loaded = load_design(args.file, args.top)
+    top = loaded.signature.name
+    loop_text = print_module(loaded.module)
+    emit = args.emit
+    if emit == "llvm" and args.target != "cpu":
+        raise VichlsError("--emit llvm needs --target cpu")
+    if emit == "structural" and args.target != "fpga":
+        raise VichlsError("--emit structural needs --target fpga")
+    if emit == "verilog" and args.target != "fpga":
+        raise VichlsError("--emit verilog needs --target fpga")
+    if emit == "loop":
+        return _emit(args, {f"{top}.mlir": loop_text}, loop_text)
+
+    from vichls.schedule import build_module
+
+    if args.target == "cpu":
+        cpu = build_module(loaded.module, "cpu")
+        if emit == "llvm":
+            return _emit(args, {f"{top}.ll": cpu.llvm_ir}, cpu.llvm_ir)
+        files = {f"{top}.ll": cpu.llvm_ir, f"{top}.o": cpu.object_code(), f"{top}.mlir": loop_text}
+        written = _write_outputs(Path(args.output), files)
+        print(f"vichls: {top} compiled for the CPU in {time.perf_counter() - t0:.2f} s")
+        for p in written:
+            print(f"  wrote {p}")
+        return 0
+
+    design = build_module(loaded.module, "fpga", clock_period_ns=args.clock_period)
+    if emit == "verilog":
+        return _emit(args, {f"{top}.v": design.verilog}, design.verilog)
+    if emit == "structural":
+        text = print_module(design.structural, with_locations=False)
+        return _emit(args, {f"{top}.structural.mlir": text}, text)
+    report = json.dumps(design.report, indent=2, sort_keys=True) + "\n"
+    files = {f"{top}.v": design.verilog, f"{top}.report.json": report, f"{top}.mlir": loop_text}
+    written = _write_outputs(Path(args.output), files)
+    r = design.report
+    res = r.get("resources", {})
+    print(f"vichls: {top} compiled for the FPGA in {time.perf_counter() - t0:.2f} s "
+          f"(clock period {args.clock_period:g} ns)")
+    print(f"  latency:   {_fmt_latency(r.get('latency', {}))}")
+    print("  resources: " + ", ".join(f"{k.upper()} {v}" for k, v in res.items()) + " (estimate)")
+    for p in written:
+        print(f"  wrote {p}")
+    return 0
+
+
+def _emit(args, files: dict[str, str], text: str) -> int:
+    if args.output is None or args.output_defaulted:
+        sys.stdout.write(text)
+        return 0
+    for p in _write_outputs(Path(args.output), files):
+        print(f"  wrote {p}")
+    return 0
+
+
+# -- sim ------------------------------------------------------------------------------------------------
+
+
+def _compare(sig, expected, got) -> list[str]:
+    """Differences between reference and RTL results, as readable lines."""
+    ret_e, arrays_e = expected
+    ret_g, arrays_g = got
+    out = []
+    if sig.ret is not None and ret_e != ret_g:
+        out.append(f"return value: expected {ret_e}, got {ret_g}")
+    for name in arrays_e:
+        e, g = arrays_e[name], arrays_g[name]
+        diff = np.argwhere(e != g)
+        if len(diff):
+            idx = tuple(int(x) for x in diff[0])
+            out.append(f"{name}{list(idx)}: expected {e[idx]}, got {g[idx]} "
+                       f"({len(diff)} element{'s' if len(diff) > 1 else ''} differ)")
+    return out
+
+
+def cmd_sim(args) -> int:
+    from vichls.flows.sim import SimDesign, build_simulation
+    from vichls.inputs import copy_args, random_args
+    from vichls.schedule import build_module
+    from vichls.signature import check_call_args
+
+    loaded = load_design(args.file, args.top)
+    if loaded.kernel is None:
+        raise VichlsError("vichls sim needs the Python kernel (a .py file) as its reference")
+    sig = loaded.kernel.signature
+    _log(f"vichls: compiling {sig.name} for the FPGA")
+    design = build_module(loaded.module, "fpga", clock_period_ns=args.clock_period)
+    rng = np.random.default_rng(args.seed)
+    runs = []
+    skipped = 0
+    for _ in range(args.runs):
+        inputs = loaded.make_inputs(rng) if loaded.make_inputs else random_args(sig, rng)
+        inputs = tuple(check_call_args(sig, inputs))
+        ref_args = copy_args(inputs)
+        try:
+            ret = loaded.kernel.reference()(*ref_args)
+        except IndexError:
+            skipped += 1  # random data drove an index out of range: outside the kernel's domain
+            continue
+        arrays = {p.name: a for p, a in zip(sig.params, ref_args) if p.is_array}
+        runs.append((inputs, (ret, arrays)))
+    if not runs:
+        raise VichlsError(f"every random input made the reference of '{sig.name}' index out "
+                          "of range; define make_inputs(rng) in the kernel file to give "
+                          "inputs in the kernel's domain", args.file)
+    _log(f"vichls: building the {args.simulator} simulation (cached after the first time)")
+    model = build_simulation([SimDesign(design.verilog, design.signature)],
+                             simulator=args.simulator)
+    _log(f"vichls: running {len(runs)} calls")
+    results = model.run(sig.name, [r[0] for r in runs], max_cycles=args.max_cycles)
+    mismatches = 0
+    cycles = []
+    for k, ((inputs, expected), res) in enumerate(zip(runs, results)):
+        cycles.append(res.cycles)
+        diffs = _compare(sig, expected, (res.ret, res.arrays))
+        if diffs:
+            mismatches += 1
+            if mismatches <= 5:
+                print(f"run {k}: MISMATCH")
+                for d in diffs:
+                    print(f"    {d}")
+    print(f"vichls sim: {sig.name}: {len(runs)} runs, {mismatches} mismatches"
+          + (f", {skipped} inputs skipped (reference index out of range)" if skipped else "")
+          + f" (seed {args.seed})")
+    print(f"  cycles: min {min(cycles)}, mean {sum(cycles) / len(cycles):.1f}, max {max(cycles)}")
+    return 1 if mismatches else 0
+
+
+# -- main --------------------------------------------------------------------------------------------
+
+
+def make_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="vichls",
+        description="High-level synthesis of typed Python kernels: Verilog for FPGAs, LLVM "
+                    "machine code for the CPU, and simulation checks against the Python meaning.")
+    p.add_argument("--version", action="version", version=f"vichls {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    c = sub.add_parser("compile", help="compile a kernel file (.py) or loop-level IR (.mlir)",
+                       description="Compile the top kernel of FILE. --target fpga writes "
+                                   "<top>.v, <top>.report.json and the portable loop-level IR "
+                                   "<top>.mlir; --target cpu writes <top>.ll and <top>.o.")
+    c.add_argument("file", metavar="FILE", help="kernel file (.py) or loop-level IR (.mlir)")
+    c.add_argument("--top", metavar="NAME", help="the kernel to compile (default: the only one, "
+                                                 "or the one no other kernel calls)")
+    c.add_argument("--target", choices=("fpga", "cpu"), default="fpga",
+                   help="fpga: Verilog + report (default); cpu: LLVM IR + object file")
+    c.add_argument("-o", "--output", metavar="DIR", help="output folder (default: ./out)")
+    c.add_argument("--clock-period", type=float, default=10.0, metavar="NS",
+                   help="target clock period in ns for scheduling (default: 10)")
+    c.add_argument("--emit", choices=EMIT_KINDS,
+                   help="print one level instead (to stdout, or into -o DIR if given): "
+                        "loop-level IR, structural IR, Verilog, or LLVM IR")
+    c.set_defaults(func=cmd_compile)
+
+    s = sub.add_parser("sim", help="check the generated Verilog against the Python kernel",
+                       description="Compile FILE for the FPGA, simulate it on random inputs "
+                                   "(or on make_inputs(rng) from the file) and compare every "
+                                   "result bit for bit with the Python reference. Exit status "
+                                   "1 when any run mismatches.")
+    s.add_argument("file", metavar="FILE")
+    s.add_argument("--top", metavar="NAME")
+    s.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    s.add_argument("--runs", type=int, default=20, help="number of random calls (default 20)")
+    s.add_argument("--simulator", choices=("verilator", "icarus"), default="verilator")
+    s.add_argument("--clock-period", type=float, default=10.0, metavar="NS")
+    s.add_argument("--max-cycles", type=int, default=10_000_000,
+                   help="give up on a call after this many cycles (default 10,000,000)")
+    s.set_defaults(func=cmd_sim)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = make_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    if args.command == "compile":
+        args.output_defaulted = args.output is None
+        if args.output is None and args.emit is None:
+            args.output = "out"
+    try:
+        return args.func(args)
+    except VichlsError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("vichls: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # a bug in vichls, not in the user's input
+        if os.environ.get("VICHLS_DEBUG"):
+            raise
+        print(f"vichls: internal error: {type(e).__name__}: {e}\n"
+              "  this is a bug in vichls; run again with VICHLS_DEBUG=1 for the traceback "
+              "and report it", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,178 @@
+"""Directives (customizations) kept apart from the algorithm: ``vichls.customize(k)``.
+
+A ``Schedule`` records directives against a kernel's loops and arrays, checks that they name
+things that exist, and builds the kernel for a target. Directives the compiler cannot
+honour yet are refused at build time with an error that names the directive and where it
+was written, rather than being silently ignored.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+
+from vichls.errors import DirectiveError
+from vichls.frontend import tree as T
+
+TARGETS = ("fpga", "cpu", "sim")
+PARTITION_KINDS = ("cyclic", "block", "complete")
+
+
+@dataclass(frozen=True)
+class Directive:
+    kind: str  # pipeline | unroll | partition | tile | reorder | flatten | dataflow
+    args: tuple
+    options: tuple  # sorted (key, value) pairs
+    filename: str | None = None
+    line: int | None = None
+
+    def spelled(self) -> str:
+        parts = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.options]
+        return f"s.{self.kind}({', '.join(parts)})"
+
+
+def _loops(stmts: list[T.Stmt], path: tuple[str, ...] = ()):
+    """(path of loop-variable names, label, loop) for every for loop, outermost first."""
+    for s in stmts:
+        if isinstance(s, T.For):
+            p = (*path, s.var.name)
+            yield p, s.label, s
+            yield from _loops(s.body, p)
+        elif isinstance(s, T.While):
+            yield from _loops(s.body, path)
+        elif isinstance(s, T.If):
+            yield from _loops(s.then, path)
+            yield from _loops(s.orelse, path)
+
+
+@dataclass
+class Schedule:
+    kernel: object
+    directives: list[Directive] = field(default_factory=list)
+
+    # -- recording --------------------------------------------------------------------------
+    def _record(self, directive: str, args: tuple, **options) -> "Schedule":
+        caller = inspect.stack()[2]
+        d = Directive(directive, args, tuple(sorted(options.items())), caller.filename, caller.lineno)
+        self._validate(d)
+        self.directives.append(d)
+        return self
+
+    def _fail(self, d: Directive, why: str) -> DirectiveError:
+        return DirectiveError(f"{d.spelled()}: {why}", d.filename, d.line)
+
+    def _find_loops(self, d: Directive, name: str):
+        kt = self.kernel.tree()
+        parts = tuple(name.split("/"))
+        found = [loop for path, label, loop in _loops(kt.body)
+                 if label == name or path[-len(parts):] == parts]
+        if not found:
+            names = sorted({p[-1] for p, _, _ in _loops(kt.body)}
+                           | {lab for _, lab, _ in _loops(kt.body) if lab})
+            raise self._fail(d, f"kernel '{kt.name}' has no loop named '{name}' "
+                                f"(its loops: {', '.join(names) or 'none'})")
+        return found
+
+    def _validate(self, d: Directive) -> None:
+        kt = self.kernel.tree()
+        opts = dict(d.options)
+        if d.kind in ("pipeline", "unroll", "tile", "reorder", "flatten"):
+            for name in d.args:
+                if not isinstance(name, str):
+                    raise self._fail(d, "loops are named by strings")
+                self._find_loops(d, name)
+        if d.kind == "pipeline" and not (isinstance(opts.get("ii"), int) and opts["ii"] >= 1):
+            raise self._fail(d, "ii must be a positive integer")
+        if d.kind == "unroll" and opts.get("factor") is not None and not (
+                isinstance(opts["factor"], int) and opts["factor"] >= 1):
+            raise self._fail(d, "factor must be a positive integer")
+        if d.kind == "tile" and not (isinstance(d.args[-1], int) and d.args[-1] >= 1):
+            raise self._fail(d, "the tile size must be a positive integer")
+        if d.kind == "partition":
+            (name,) = d.args
+            arrays = {p.name: p for p in kt.params if p.is_array}
+            arrays.update({s.name: s for s in kt.locals if s.is_array})
+            if name not in arrays:
+                raise self._fail(d, f"kernel '{kt.name}' has no array named '{name}'")
+            sym = arrays[name]
+            kind, dim, factor = opts["kind"], opts["dim"], opts["factor"]
+            if kind not in PARTITION_KINDS:
+                raise self._fail(d, f"kind must be one of {', '.join(PARTITION_KINDS)}")
+            rank = len(sym.type.shape)
+            if not (isinstance(dim, int) and 0 <= dim <= rank):
+                raise self._fail(d, f"dim must be 0 (all) or 1..{rank} for '{name}'")
+            if kind == "complete" and sym.kind == "array_param":
+                raise self._fail(d, f"'{name}' is a parameter: complete partitioning applies "
+                                    "to local arrays only (the caller serves a parameter's ports)")
+            if kind != "complete":
+                if not (isinstance(factor, int) and factor >= 1):
+                    raise self._fail(d, "factor must be a positive integer")
+                dims = sym.type.shape if dim == 0 else (sym.type.shape[dim - 1],)
+                if any(factor > n for n in dims):
+                    raise self._fail(d, f"factor {factor} is larger than the partitioned "
+                                        f"dimension ({min(dims)}) of '{name}'")
+
+    def pipeline(self, loop: str, ii: int = 1) -> "Schedule":
+        return self._record("pipeline", (loop,), ii=ii)
+
+    def unroll(self, loop: str, factor: int | None = None) -> "Schedule":
+        return self._record("unroll", (loop,), factor=factor)
+
+    def partition(self, array: str, dim: int = 0, factor: int | None = None,
+                  kind: str = "cyclic") -> "Schedule":
+        return self._record("partition", (array,), dim=dim, factor=factor, kind=kind)
+
+    def tile(self, loop: str, size: int) -> "Schedule":
+        return self._record("tile", (loop, size))
+
+    def reorder(self, *loops: str) -> "Schedule":
+        return self._record("reorder", loops)
+
+    def flatten(self, *loops: str) -> "Schedule":
+        return self._record("flatten", loops)
+
+    def dataflow(self) -> "Schedule":
+        return self._record("dataflow", ())
+
+    # -- building -------------------------------------------------------------------------------
+    def check_supported(self) -> None:
+        """Refuse every directive the compiler cannot honour yet."""
+        for d in self.directives:
+            raise self._fail(d, "this directive is recognised but not implemented yet in "
+                                "this version of vichls; remove it to build the design")
+
+    def build(self, target: str = "fpga", *, clock_period_ns: float = 10.0):
+        """Compile for ``target``: "fpga" gives an FpgaDesign (Verilog + report), "cpu" a
+        callable running LLVM machine code, "sim" a callable running the Verilog in a
+        simulator (results and ``last_cycles``)."""
+        if target not in TARGETS:
+            raise DirectiveError(f"unknown target {target!r} (expected one of "
+                                 f"{', '.join(TARGETS)})")
+        self.check_supported()
+        module = self.kernel.module()
+        return build_module(module, target, clock_period_ns=clock_period_ns)
+
+
+def build_module(module, target: str, *, clock_period_ns: float = 10.0):
+    """Compile a loop-level IR module (from a kernel or a .mlir package) for a target."""
+    if target == "cpu":
+        from vichls.cpu import compile_cpu
+
+        return compile_cpu(module)
+    from vichls.fpga import compile_fpga
+
+    design = compile_fpga(module, clock_period_ns=clock_period_ns)
+    if target == "fpga":
+        return design
+    from vichls.flows.sim import sim_callable
+
+    return sim_callable(design.verilog, design.signature)
+
+
+def customize(kernel) -> Schedule:
+    """A schedule (set of directives) for ``kernel``."""
+    from vichls.frontend.kernel import Kernel
+
+    if not isinstance(kernel, Kernel):
+        raise TypeError("customize() takes a @kernel function")
+    return Schedule(kernel)
