@@ -20,7 +20,7 @@ from vichls.types import ArrayType, ScalarType
 def _wrap(code: str, t: ScalarType) -> str:
     if t.signed:
         half = 1 << (t.width - 1)
-        return f"((({code}) + {half}) & {t.mask}) - {half}"
+        return f"(((({code}) + {half}) & {t.mask}) - {half})"
     return f"(({code}) & {t.mask})"
 
 
