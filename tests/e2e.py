@@ -1,0 +1,121 @@
+"""End-to-end differential checking: Python reference ≡ CPU ≡ RTL, bit for bit.
+
+A ``Batch`` takes many kernels with their argument sets, compiles every kernel for the FPGA
+and the CPU, builds ONE simulation model for all the designs (cached by content, so
+pytest-xdist workers share it) and runs every call in one simulator process. Each kernel's
+outcome is kept separately so that one failing kernel fails only its own test.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vichls.inputs import copy_args
+from vichls.signature import check_call_args
+
+SIMULATOR = os.environ.get("VICHLS_TEST_SIMULATOR", "verilator")
+
+
+@dataclass
+class Outcome:
+    name: str
+    expected: list = field(default_factory=list)  # (ret, {array: ndarray}) per call
+    cpu: list = field(default_factory=list)
+    rtl: list = field(default_factory=list)
+    cycles: list = field(default_factory=list)
+    errors: list = field(default_factory=list)  # "stage: message"
+
+
+def _results(sig, args, ret):
+    return ret, {p.name: a for p, a in zip(sig.params, args) if p.is_array}
+
+
+def _short(e: BaseException) -> str:
+    return f"{type(e).__name__}: {e}\n{''.join(traceback.format_tb(e.__traceback__)[-3:])}"
+
+
+def run_batch(items: list[tuple[str, object, list[tuple]]], max_cycles: int = 2_000_000
+              ) -> dict[str, Outcome]:
+    """items: (name, kernel, list of argument tuples). Returns an Outcome per name."""
+    from vichls.cpu import compile_cpu
+    from vichls.flows.sim import SimDesign, build_simulation
+    from vichls.fpga import compile_fpga
+
+    outcomes: dict[str, Outcome] = {}
+    designs = []
+    calls = {}
+    for name, kernel, arg_sets in items:
+        out = outcomes[name] = Outcome(name)
+        sig = kernel.signature
+        normal = [tuple(check_call_args(sig, a)) for a in arg_sets]
+        for args in normal:
+            work = copy_args(args)
+            out.expected.append(_results(sig, work, kernel(*work)))
+        try:
+            module = kernel.module()
+        except Exception as e:  # noqa: BLE001 - recorded and reported by the test
+            out.errors.append(f"front end: {_short(e)}")
+            continue
+        try:
+            cpu = compile_cpu(module)
+            for args in normal:
+                work = copy_args(args)
+                out.cpu.append(_results(sig, work, cpu(*work)))
+        except Exception as e:  # noqa: BLE001
+            out.errors.append(f"cpu: {_short(e)}")
+        try:
+            design = compile_fpga(module)
+            designs.append(SimDesign(design.verilog, design.signature, name=name))
+            calls[name] = normal
+        except Exception as e:  # noqa: BLE001
+            out.errors.append(f"fpga: {_short(e)}")
+    if designs:
+        try:
+            model = build_simulation(designs, simulator=SIMULATOR)
+            results = model.run_many(calls, max_cycles=max_cycles)
+            for name, res in results.items():
+                for r in res:
+                    outcomes[name].rtl.append((r.ret, r.arrays))
+                    outcomes[name].cycles.append(r.cycles)
+        except Exception as e:  # noqa: BLE001 - the whole batch failed: every design reports it
+            for name in calls:
+                outcomes[name].errors.append(f"simulation: {_short(e)}")
+    return outcomes
+
+
+def differences(expected, got) -> list[str]:
+    ret_e, arr_e = expected
+    ret_g, arr_g = got
+    out = []
+    if ret_e != ret_g:
+        out.append(f"return: expected {ret_e}, got {ret_g}")
+    for k, e in arr_e.items():
+        g = arr_g[k]
+        if e.dtype != g.dtype or e.shape != g.shape:
+            out.append(f"{k}: expected {e.dtype}{e.shape}, got {g.dtype}{g.shape}")
+            continue
+        bad = np.argwhere(e != g)
+        if len(bad):
+            i = tuple(int(x) for x in bad[0])
+            out.append(f"{k}{list(i)}: expected {e[i]}, got {g[i]} ({len(bad)} differ)")
+    return out
+
+
+def assert_outcome(out: Outcome) -> None:
+    """Fail with every problem of one kernel: errors, then mismatches per call and target."""
+    problems = list(out.errors)
+    failed = {p.split(":")[0] for p in out.errors}
+    for target, got, stages in (("cpu", out.cpu, {"front end", "cpu"}),
+                                ("rtl", out.rtl, {"front end", "fpga", "simulation"})):
+        if failed & stages:
+            continue
+        if len(got) != len(out.expected):
+            problems.append(f"{target}: {len(got)} results for {len(out.expected)} calls")
+            continue
+        for k, (e, g) in enumerate(zip(out.expected, got)):
+            problems += [f"{target} call {k}: {d}" for d in differences(e, g)]
+    assert not problems, f"{out.name}:\n" + "\n".join(problems)
