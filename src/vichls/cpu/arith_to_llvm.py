@@ -1,0 +1,121 @@
+"""Lower integer `arith` ops to their llvm dialect equivalents.
+
+What: one llvm op per arith op (`addi` → `llvm.add`, `divsi` → `llvm.sdiv`, `shrsi` →
+`llvm.ashr`, `cmpi` → `llvm.icmp` with the same predicate, `select`, `extsi`/`extui`/`trunci`
+→ `sext`/`zext`/`trunc`, `constant` → `llvm.mlir.constant`); `minsi`/`maxsi`/`minui`/`maxui`
+become `icmp` + `select`. No-wrap flags on `addi`/`subi`/`muli`/`shli` are kept.
+
+Why: both dialects define these ops on signless integers of any width with the same
+wrap-around semantics, so this is a one-to-one renaming; the front end has already made
+every division and shift well defined (docs/ir.md, "Data").
+
+Assumes: `index` is gone (vichls.cpu.index_to_i64). Floating-point and other arith ops raise
+CpuError naming the op.
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects import arith, builtin, llvm
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, i64
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+
+from vichls.cpu.errors import unsupported
+
+_BINARY = {
+    arith.AddiOp: llvm.AddOp,
+    arith.SubiOp: llvm.SubOp,
+    arith.MuliOp: llvm.MulOp,
+    arith.DivSIOp: llvm.SDivOp,
+    arith.DivUIOp: llvm.UDivOp,
+    arith.RemSIOp: llvm.SRemOp,
+    arith.RemUIOp: llvm.URemOp,
+    arith.AndIOp: llvm.AndOp,
+    arith.OrIOp: llvm.OrOp,
+    arith.XOrIOp: llvm.XOrOp,
+    arith.ShLIOp: llvm.ShlOp,
+    arith.ShRSIOp: llvm.AShrOp,
+    arith.ShRUIOp: llvm.LShrOp,
+}
+
+_CASTS = {arith.ExtSIOp: llvm.SExtOp, arith.ExtUIOp: llvm.ZExtOp, arith.TruncIOp: llvm.TruncOp}
+
+# arith.cmpi and llvm.icmp number their predicates in the same order (eq, ne, slt, sle,
+# sgt, sge, ult, ule, ugt, uge); the names make that explicit.
+_CMPI_NAMES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+
+_MIN_MAX = {
+    arith.MinSIOp: "slt",
+    arith.MaxSIOp: "sgt",
+    arith.MinUIOp: "ult",
+    arith.MaxUIOp: "ugt",
+}
+
+
+def _icmp_predicate(name: str) -> IntegerAttr:
+    return IntegerAttr(llvm.ICmpPredicateFlag(name).to_int(), i64)
+
+
+def _wrap_flags(op: Operation) -> llvm.OverflowAttr:
+    flags = getattr(op, "overflowFlags", None)
+    wanted = []
+    if flags is not None:
+        names = {f.value for f in flags.data}
+        if "nsw" in names:
+            wanted.append(llvm.OverflowFlag.NO_SIGNED_WRAP)
+        if "nuw" in names:
+            wanted.append(llvm.OverflowFlag.NO_UNSIGNED_WRAP)
+    return llvm.OverflowAttr(tuple(wanted))
+
+
+def _signed_constant(value: int, width: int) -> int:
+    """A constant's bits as a signed value of its width (i1: 0 or 1), the forms llvmlite
+    prints as valid LLVM constants."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if width > 1 and value >> (width - 1) else value
+
+
+class _ArithToLlvm(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.dialect_name() != "arith":
+            return
+        for value in (*op.operands, *op.results):
+            if not isinstance(value.type, IntegerType):
+                raise unsupported(op, f"only integer arithmetic is supported, got {value.type}")
+        kind = type(op)
+        if kind in _BINARY:
+            new_kind = _BINARY[kind]
+            if issubclass(new_kind, llvm.ArithmeticBinOpOverflow):
+                rewriter.replace(op, new_kind(op.operands[0], op.operands[1], overflow=_wrap_flags(op)))
+            else:
+                rewriter.replace(op, new_kind(op.operands[0], op.operands[1]))
+        elif kind in _CASTS:
+            rewriter.replace(op, _CASTS[kind](op.operands[0], op.results[0].type))
+        elif isinstance(op, arith.CmpiOp):
+            name = _CMPI_NAMES[op.predicate.value.data]
+            rewriter.replace(op, llvm.ICmpOp(op.lhs, op.rhs, _icmp_predicate(name)))
+        elif isinstance(op, arith.SelectOp):
+            rewriter.replace(op, llvm.SelectOp(op.cond, op.lhs, op.rhs))
+        elif kind in _MIN_MAX:
+            compare = llvm.ICmpOp(op.operands[0], op.operands[1], _icmp_predicate(_MIN_MAX[kind]))
+            pick = llvm.SelectOp(compare.res, op.operands[0], op.operands[1])
+            rewriter.replace(op, [compare, pick])
+        elif isinstance(op, arith.ConstantOp):
+            result_type = op.result.type
+            assert isinstance(result_type, IntegerType) and isinstance(op.value, IntegerAttr)
+            width = result_type.width.data
+            bits = _signed_constant(op.value.value.data, width)
+            rewriter.replace(op, llvm.ConstantOp(IntegerAttr(bits, result_type), result_type))
+        else:
+            raise unsupported(op)
+
+
+class ArithToLlvm(ModulePass):
+    """Integer arith → llvm dialect."""
+
+    name = "vichls-cpu-arith-to-llvm"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        PatternRewriteWalker(_ArithToLlvm(), apply_recursively=False).rewrite_module(op)

@@ -1,0 +1,181 @@
+"""The CPU driver: loop-level IR → llvm dialect → LLVM (llvmlite) → optimised machine code.
+
+`compile_cpu(module)` clones the module, runs the vichls.cpu passes in memory (see
+`LOWERING_PIPELINE`), translates the llvm dialect with xdsl.backend.llvm, verifies the
+result, optimises it with LLVM's new pass manager at -O<opt_level> for the host CPU (its
+name and features, so vector units are used), and JIT-compiles it with MCJIT. The returned
+`CpuModule` calls the top kernel through ctypes on numpy arrays, in place, like the Python
+reference does.
+
+ABI (see vichls.cpu.c_entry_point): the symbol named after the top kernel takes a pointer
+per array and every scalar in its numpy container type, and returns the container type.
+
+The machine code targets the host CPU (its name and features), so an object file written
+by `object_code()` runs on CPUs like the one that compiled it.
+
+Assumes: a 64-bit host (index is i64). LLVM's native target is initialised once per
+process; every compile builds its own target machine, module and engine, so compiles are
+independent of each other.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+
+import llvmlite.binding as llvm_binding
+from xdsl.backend.llvm.convert import convert_module
+from xdsl.context import Context
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from vichls.cpu.arith_to_llvm import ArithToLlvm
+from vichls.cpu.c_entry_point import AddCEntryPoint
+from vichls.cpu.cf_to_llvm import CfToLlvm
+from vichls.cpu.errors import CpuError, unsupported
+from vichls.cpu.func_to_llvm import FuncToLlvm
+from vichls.cpu.index_to_i64 import IndexToI64
+from vichls.cpu.lower_affine import LowerAffineForCpu
+from vichls.cpu.memref_to_llvm import MemrefToLlvm
+from vichls.cpu.scf_to_cf import ScfToCf
+from vichls.signature import KernelSignature, check_call_args, signature_of, top_function
+
+LOWERING_PIPELINE: tuple[type[ModulePass], ...] = (
+    AddCEntryPoint,
+    LowerAffineForCpu,
+    ScfToCf,
+    MemrefToLlvm,
+    IndexToI64,
+    ArithToLlvm,
+    CfToLlvm,
+    FuncToLlvm,
+)
+
+_CTYPES_INT = {
+    (8, True): ctypes.c_int8,
+    (16, True): ctypes.c_int16,
+    (32, True): ctypes.c_int32,
+    (64, True): ctypes.c_int64,
+    (8, False): ctypes.c_uint8,
+    (16, False): ctypes.c_uint16,
+    (32, False): ctypes.c_uint32,
+    (64, False): ctypes.c_uint64,
+}
+
+
+@functools.cache
+def _native_target() -> llvm_binding.Target:
+    """Initialise LLVM's host target (once per process) and return it."""
+    llvm_binding.initialize_native_target()
+    llvm_binding.initialize_native_asmprinter()
+    return llvm_binding.Target.from_default_triple()
+
+
+def _host_target_machine(opt_level: int, *, for_jit: bool) -> llvm_binding.TargetMachine:
+    return _native_target().create_target_machine(
+        cpu=llvm_binding.get_host_cpu_name(),
+        features=llvm_binding.get_host_cpu_features().flatten(),
+        opt=opt_level,
+        reloc="default" if for_jit else "pic",
+        codemodel="jitdefault" if for_jit else "default",
+        jit=for_jit,
+    )
+
+
+def lower_to_llvm_dialect(module: ModuleOp) -> ModuleOp:
+    """A lowered copy of `module`: only llvm.func ops remain. Does not modify `module`."""
+    lowered = module.clone()
+    ctx = Context()
+    for pass_type in LOWERING_PIPELINE:
+        pass_type().apply(ctx, lowered)
+    for op in lowered.body.walk():
+        if op.dialect_name() != "llvm":  # an op no pass above knows (a foreign dialect)
+            raise unsupported(op, "no CPU lowering for this dialect")
+    return lowered
+
+
+def _optimise(module: llvm_binding.ModuleRef, machine: llvm_binding.TargetMachine, opt_level: int) -> None:
+    tuning = llvm_binding.create_pipeline_tuning_options(speed_level=opt_level)
+    vectorise = opt_level >= 2
+    tuning.loop_vectorization = vectorise
+    tuning.slp_vectorization = vectorise
+    tuning.loop_interleaving = vectorise
+    tuning.loop_unrolling = opt_level >= 2
+    passes = llvm_binding.create_pass_builder(machine, tuning)
+    passes.getModulePassManager().run(module, passes)
+
+
+def _ctype(t) -> type:
+    return _CTYPES_INT[(t.dtype.itemsize * 8, t.dtype.kind == "i")]
+
+
+class CpuModule:
+    """A kernel compiled for the host CPU: call it like the Python kernel."""
+
+    def __init__(
+        self,
+        signature: KernelSignature,
+        optimised: llvm_binding.ModuleRef,
+        machine: llvm_binding.TargetMachine,
+        opt_level: int,
+    ):
+        self.signature = signature
+        self.llvm_ir = str(optimised)
+        self.opt_level = opt_level
+        # The engine owns `optimised` from here on; object_code() re-parses llvm_ir.
+        self._engine = llvm_binding.create_mcjit_compiler(optimised, machine)
+        self._engine.finalize_object()
+        address = self._engine.get_function_address(signature.name)
+        if not address:
+            raise CpuError(f"cpu back end: the JIT did not produce symbol {signature.name!r}")
+        arg_types = [ctypes.c_void_p if p.is_array else _ctype(p.scalar) for p in signature.params]
+        result_type = None if signature.ret is None else _ctype(signature.ret)
+        self._function = ctypes.CFUNCTYPE(result_type, *arg_types)(address)
+        self._array_flags = [p.is_array for p in signature.params]
+
+    def object_code(self) -> bytes:
+        """A relocatable (position-independent) object file for the host."""
+        machine = _host_target_machine(self.opt_level, for_jit=False)
+        return machine.emit_object(llvm_binding.parse_assembly(self.llvm_ir))
+
+    def __call__(self, *args):
+        checked = check_call_args(self.signature, args)
+        raw = [a.ctypes.data if is_array else a for a, is_array in zip(checked, self._array_flags)]
+        result = self._function(*raw)
+        if self.signature.ret is None:
+            return None
+        return self.signature.ret.wrap(int(result))
+
+    def __repr__(self) -> str:
+        return f"<CpuModule {self.signature.name} -O{self.opt_level}>"
+
+
+def compile_cpu(module: ModuleOp, *, opt_level: int = 3) -> CpuModule:
+    """Compile the loop-level `module` (docs/ir.md) for the host CPU. `module` is not modified."""
+    if opt_level not in (0, 1, 2, 3):
+        raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
+    try:
+        signature = signature_of(top_function(module))
+    except (ValueError, KeyError) as e:
+        raise CpuError(f"cpu back end: {e}") from e
+    lowered = lower_to_llvm_dialect(module)
+    machine = _host_target_machine(opt_level, for_jit=True)
+    try:
+        llvm_module = convert_module(lowered, fallback_target_triple=machine.triple)
+    except NotImplementedError as e:
+        raise CpuError(f"cpu back end: llvm translation failed: {e}") from e
+    # xdsl.backend.llvm does not carry linkage over to llvmlite functions.
+    for f in lowered.ops:
+        if isinstance(f, llvm.FuncOp) and f.linkage.linkage.data != "external":
+            llvm_module.get_global(f.sym_name.data).linkage = f.linkage.linkage.data
+    try:
+        parsed = llvm_binding.parse_assembly(str(llvm_module))
+        parsed.verify()
+    except RuntimeError as e:  # a bug of this back end, not of the kernel
+        raise CpuError(f"cpu back end: internal error: LLVM rejected the lowered module: {e}") from e
+    parsed.triple = machine.triple
+    parsed.data_layout = str(machine.target_data)
+    if opt_level > 0:
+        _optimise(parsed, machine, opt_level)
+    return CpuModule(signature, parsed, machine, opt_level)
