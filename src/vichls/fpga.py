@@ -1,0 +1,242 @@
+"""The FPGA back end: loop-level IR → schedule → structural IR → Verilog and a report.
+
+``compile_fpga(module)`` clones the module, then runs, in memory:
+
+1. preparation on the loop level: inline calls (passes/inline_calls), xDSL's
+   ``lower-affine``, 0-d store-to-load forwarding (passes/forward_scalar_stores), value
+   numbering of expressions and loads (passes/value_numbering), loop-invariant code
+   motion (passes/hoist_loop_invariants), load rotation (passes/rotate_loads: arrays a
+   loop only reads are read one iteration ahead) and dead-op removal;
+2. instruction level: list scheduling with chaining per straight-line segment
+   (passes/schedule, timing from vichls.oplib);
+3. structural level: one component with cells, datapath, static groups and a control
+   tree (passes/build_structural), then control compilation to one FSM with zero-cycle
+   transitions between steps (passes/compile_control);
+4. the Verilog printer with the primitives of rtl_templates/ (passes/emit_verilog).
+
+The report (latency, loops, interface, resources, operators) is computed from the same
+scheduled IR and the same operator library.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import builtin, func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block
+from xdsl.transforms.lower_affine import LowerAffinePass
+
+from vichls import oplib
+from vichls.dialects import structural as st
+from vichls.passes.build_structural import build_structural, static_trip_count
+from vichls.passes.compile_control import compile_control
+from vichls.passes.emit_verilog import emit_verilog
+from vichls.passes.forward_scalar_stores import forward_scalar_stores
+from vichls.passes.hoist_loop_invariants import hoist_loop_invariants
+from vichls.passes.inline_calls import InlineError, inline_calls
+from vichls.passes.remove_dead_ops import remove_dead_ops
+from vichls.passes.rotate_loads import rotate_loads
+from vichls.passes.schedule import (
+    WIRE_OP_NAMES,
+    op_cost,
+    op_kind,
+    schedule_module,
+)
+from vichls.passes.unsupported import FpgaError
+from vichls.passes.value_numbering import value_numbering
+from vichls.signature import KernelSignature, signature_of, top_function
+from vichls.types import address_width
+
+__all__ = ["compile_fpga", "FpgaDesign", "FpgaError"]
+
+
+@dataclass
+class FpgaDesign:
+    top: str
+    verilog: str
+    report: dict
+    structural: ModuleOp
+    signature: KernelSignature
+
+
+_SUPPORTED_ARITH = {
+    "arith.constant", "arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.divui",
+    "arith.remsi", "arith.remui", "arith.andi", "arith.ori", "arith.xori", "arith.shli",
+    "arith.shrsi", "arith.shrui", "arith.cmpi", "arith.select", "arith.floordivsi",
+    "arith.ceildivsi", *WIRE_OP_NAMES,
+}
+_SUPPORTED_OTHER = {
+    "func.func", "func.return", "func.call", "memref.alloca", "memref.load", "memref.store",
+    "scf.for", "scf.if", "scf.while", "scf.yield", "scf.condition", "builtin.module",
+}
+
+
+def _check_supported(module: ModuleOp) -> None:
+    for op in module.walk():
+        if op.name in _SUPPORTED_ARITH or op.name in _SUPPORTED_OTHER:
+            continue
+        if op.dialect_name() == "affine" and op.name in (
+            "affine.for", "affine.load", "affine.store", "affine.yield", "affine.apply",
+        ):
+            continue
+        raise FpgaError.at(op, "operation is not supported by the FPGA back end")
+    for op in module.walk():
+        for v in list(op.operands) + list(op.results):
+            t = v.type
+            if isinstance(t, builtin.MemRefType):
+                t = t.element_type
+            if isinstance(t, builtin.IntegerType) and t.width.data > 64:
+                raise FpgaError.at(op, f"integers wider than 64 bits are not supported ({t})")
+            if not isinstance(t, (builtin.IntegerType, builtin.IndexType, builtin.FunctionType)):
+                raise FpgaError.at(op, f"type {t} is not supported by the FPGA back end")
+
+
+def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, KernelSignature]:
+    """Run the loop-level preparation and the scheduler on ``module`` in place."""
+    _check_supported(module)
+    top = top_function(module)
+    sig = signature_of(top)
+    try:
+        inline_calls(module, top.sym_name.data)
+    except InlineError as e:
+        raise FpgaError.at(e.op, str(e)) if e.op is not None else FpgaError(str(e)) from e
+    LowerAffinePass().apply(Context(allow_unregistered=True), module)
+    forward_scalar_stores(module)
+    value_numbering(module)
+    hoist_loop_invariants(module)
+    value_numbering(module)  # hoisting brings equal expressions into one block
+    rotate_loads(module)
+    value_numbering(module)
+    remove_dead_ops(module)
+    schedule_module(module, clock_period_ns)
+    return top, sig
+
+
+def compile_fpga(module: ModuleOp, *, clock_period_ns: float = 10.0) -> FpgaDesign:
+    """Compile the top kernel of ``module`` (left unchanged) to Verilog and a report."""
+    if clock_period_ns <= oplib.REGISTER_RESERVE_NS:
+        raise FpgaError(f"clock period {clock_period_ns} ns is too short")
+    work = module.clone()
+    top, sig = prepare(work, clock_period_ns)
+    structural = build_structural(work, top, sig)
+    structural_view = structural.clone()
+    compile_control(structural)
+    verilog = emit_verilog(structural)
+    report = make_report(top, sig, structural_view, structural, clock_period_ns)
+    return FpgaDesign(sig.name, verilog, report, structural_view, sig)
+
+
+# -- the report -----------------------------------------------------------------------
+
+
+class _LatencyModel:
+    """Latency bounds (in cycles, None = unknown) read off the structural control tree,
+    which the FSM follows exactly: every group takes its latency, loops and ifs add no
+    cycle of their own; a loop's trip count is known when its bounds are constants."""
+
+    def __init__(self, component: st.ComponentOp):
+        self.latency = {
+            op.sym_name.data: op.latency.value.data
+            for op in component.body.block.ops
+            if isinstance(op, st.StaticGroupOp)
+        }
+        self.loops: list[dict] = []
+
+    def block(self, block: Block) -> tuple[int, int | None]:
+        low, high = 0, 0
+        for op in block.ops:
+            lo, hi = self.step(op)
+            low += lo
+            high = None if high is None or hi is None else high + hi
+        return low, high
+
+    def step(self, op) -> tuple[int, int | None]:
+        if isinstance(op, st.EnableOp):
+            n = self.latency[op.group.data]
+            return n, n
+        if isinstance(op, st.ForOp):
+            entry = {}
+            self.loops.append(entry)
+            body_low, body_high = self.block(op.body.block)
+            trips = static_trip_count(op)
+            entry.update(
+                name=op.attributes["loop_name"].data if "loop_name" in op.attributes else "loop",
+                trip_count=trips,
+                iteration_latency=body_high,
+                pipelined=False,
+                ii=None,
+            )
+            if trips is None:
+                return 0, None
+            return trips * body_low, None if body_high is None else trips * body_high
+        if isinstance(op, st.IfOp):
+            t_low, t_high = self.block(op.then.block)
+            e_low, e_high = self.block(op.else_.block)
+            high = None if t_high is None or e_high is None else max(t_high, e_high)
+            return min(t_low, e_low), high
+        if isinstance(op, st.WhileOp):
+            low, _ = self.block(op.before.block)
+            self.block(op.after.block)
+            return low, None
+        raise AssertionError(op.name)
+
+
+def make_report(
+    top: func.FuncOp, sig: KernelSignature, view: ModuleOp, structural: ModuleOp, clock: float
+) -> dict:
+    """The report; ``view`` is the structural IR before control compilation, ``structural``
+    after it."""
+    model = _LatencyModel(next(op for op in view.walk() if isinstance(op, st.ComponentOp)))
+    control = next(op for op in view.walk() if isinstance(op, st.ControlOp))
+    low, high = model.block(control.body.block)
+    component = next(op for op in structural.walk() if isinstance(op, st.ComponentOp))
+    ports = [
+        {"name": op.port_name.data, "direction": op.direction.data,
+         "width": op.result.type.width.data}
+        for op in component.body.block.ops if isinstance(op, st.PortOp)
+    ]
+    arrays = {
+        p.name: {"ports": 1, "words": p.type.size, "width": p.scalar.width, "partition": None}
+        for p in sig.params if p.is_array
+    }
+    operators: Counter = Counter()
+    totals = Counter()
+    for op in top.walk():
+        kind = op_kind(op)
+        if kind is None or kind in ("wire", "reg_read", "reg_write", "shift_const"):
+            continue
+        operators[kind] += 1
+        cost = op_cost(op)
+        totals["lut"] += cost.lut
+        totals["ff"] += cost.ff
+        totals["dsp"] += cost.dsp
+    for op in component.body.block.ops:
+        if isinstance(op, st.CellOp):
+            params = {k: v.value.data for k, v in op.params.data.items()}
+            if op.primitive.data == "vichls_reg":
+                totals["ff"] += params["WIDTH"]
+            elif op.primitive.data == "vichls_ram":
+                ram = oplib.ram_cost(params["WORDS"], params["WIDTH"])
+                for key in ("lut", "ff", "bram18"):
+                    totals[key] += ram[key]
+        elif isinstance(op, st.FsmOp):
+            states = op.num_states.value.data
+            totals["ff"] += op.state.type.width.data
+            totals["lut"] += 2 * states
+    for p in sig.params:
+        if p.is_array:
+            totals["lut"] += address_width(p.type.size) + p.scalar.width  # port muxes
+    return {
+        "top": sig.name,
+        "clock_period_ns": clock,
+        "interface": {"ports": ports, "arrays": arrays},
+        "latency": {"min": low, "max": high},
+        "loops": model.loops,
+        "resources": {k: int(totals[k]) for k in ("lut", "ff", "dsp", "bram18")},
+        "operators": dict(sorted(operators.items())),
+    }
+
+

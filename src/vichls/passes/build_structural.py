@@ -1,0 +1,704 @@
+"""Build the structural level (one component) from the scheduled loop-level top function.
+
+Input: the top ``func.func`` after inlining, lower-affine, forwarding, hoisting and
+scheduling (every time-taking op carries ``vichls.cycle``/``vichls.ready``). Output: a
+``structural.component`` with the kernel's ports (docs hardware-interface.md), one cell per
+storage or multi-cycle unit, ``comb`` datapath, one static group per scheduled segment and
+a control tree mirroring the loops and ifs.
+
+Binding is one unit per op (no sharing): a multiplier or divider's inputs are wired
+continuously to its operands. Storage: a 0-d memref is a register (``vichls_reg``), an
+N-d local is a RAM (``vichls_ram``), an array parameter is an ap_memory port set; every
+memory has one port and all its accesses are muxed by their group-cycle guards.
+
+Values: a result is combinational in its ready cycle; if anything reads it later, in
+another segment, or in a control decision, it is also captured in a register written in
+its ready cycle. Control decisions read a register's next value (``en ? in : out``), so a
+decision made in the very cycle that writes the register sees the new value. ``index`` is
+32 bits wide. Operations whose value is known without hardware (constant operands,
+``x - x``, comparisons no operand value can change) become constants.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, comb, func, hw, memref, scf
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    i32,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+
+from vichls import oplib
+from vichls.dialects import structural as st
+from vichls.passes.schedule import (
+    CYCLE_ATTR,
+    READY_ATTR,
+    bit_width,
+    is_scalar_memref,
+    op_kind,
+    power_of_two_divisor,
+    segment_length,
+    split_block,
+)
+from vichls.passes.unsupported import FpgaError
+from vichls.signature import KernelSignature
+from vichls.types import address_width
+
+_VERILOG_RESERVED = {"state", "fsm_state"}
+
+
+class NameAllocator:
+    """Unique, readable Verilog identifiers: ``<hint>_<n>`` with one counter per design."""
+
+    def __init__(self, reserved):
+        self.used = set(reserved) | _VERILOG_RESERVED
+        self.counter = 0
+
+    def fresh(self, hint: str) -> str:
+        base = "".join(c if c.isalnum() or c == "_" else "_" for c in hint) or "v"
+        if base[0].isdigit():
+            base = "v" + base
+        while True:
+            name = f"{base}_{self.counter}"
+            self.counter += 1
+            if name not in self.used:
+                self.used.add(name)
+                return name
+
+
+@dataclass
+class ValueInfo:
+    always: SSAValue | None = None  # valid in every cycle (constant, port, loop counter)
+    wire: SSAValue | None = None  # valid in cycle `ready` of segment `group`
+    group: str | None = None
+    ready: int = -1
+    reg_out: SSAValue | None = None
+    next: SSAValue | None = None  # the register's next value, for control decisions
+
+
+@dataclass
+class Memory:
+    address: SSAValue
+    ce: SSAValue
+    we: SSAValue
+    d: SSAValue
+    q: SSAValue
+    shape: tuple[int, ...]
+    address_width: int
+
+
+@dataclass
+class Register:
+    in_: SSAValue
+    en: SSAValue
+    out: SSAValue
+    next: SSAValue | None = None
+
+
+def hint_of(value: SSAValue, default: str) -> str:
+    return value.name_hint or default
+
+
+def signed_constant(value: SSAValue) -> int | None:
+    """The value of a ``hw.constant`` as a signed integer, else None."""
+    if not isinstance(value.owner, hw.ConstantOp):
+        return None
+    width = value.type.width.data
+    v = value.owner.value.value.data & ((1 << width) - 1)
+    return v - (1 << width) if v >> (width - 1) else v
+
+
+_COMPARE = {
+    0: lambda a, b: a == b, 1: lambda a, b: a != b,
+    2: lambda a, b: a < b, 3: lambda a, b: a <= b, 4: lambda a, b: a > b, 5: lambda a, b: a >= b,
+    6: lambda a, b: a < b, 7: lambda a, b: a <= b, 8: lambda a, b: a > b, 9: lambda a, b: a >= b,
+}
+
+
+def constant_comparison(lhs: SSAValue, rhs: SSAValue, predicate: int) -> bool | None:
+    """The result of ``icmp predicate lhs, rhs`` when it does not depend on the
+    non-constant operand (both constants, or an ordering against a constant that every
+    value of the other operand's range satisfies, or none does), else None."""
+    width = lhs.type.width.data
+    signed = 2 <= predicate <= 5
+
+    def value(v: SSAValue) -> int | None:
+        c = signed_constant(v)
+        return c if c is None or signed else c & ((1 << width) - 1)
+
+    a, b = value(lhs), value(rhs)
+    compare = _COMPARE[predicate]
+    if a is not None and b is not None:
+        return compare(a, b)
+    if predicate <= 1 or (a is None and b is None):
+        return None  # equality with a constant varies; so does a comparison of variables
+    low, high = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
+    ends = [compare(x, b) for x in (low, high)] if a is None else [compare(a, x) for x in (low, high)]
+    return ends[0] if ends[0] == ends[1] else None  # orderings are monotonic in each operand
+
+
+def static_trip_count(loop: st.ForOp) -> int | None:
+    """The trip count of a structural ``for`` whose bounds and step are constants."""
+    lb, ub, step = (signed_constant(v) for v in (loop.lower, loop.upper, loop.step))
+    if lb is None or ub is None or step is None or step <= 0:
+        return None
+    return max(0, -(-(ub - lb) // step))
+
+
+class StructuralBuilder:
+    def __init__(self, function: func.FuncOp, signature: KernelSignature):
+        self.function = function
+        self.signature = signature
+        self.component = st.ComponentOp.create(
+            properties={"sym_name": StringAttr(signature.name)}, regions=[Region(Block())]
+        )
+        self.top = self.component.body.block
+        reserved = ["ap_clk", "ap_rst", "ap_start", "ap_done", "ap_idle", "ap_ready", "ap_return"]
+        for p in signature.params:
+            reserved += [p.name] + [
+                f"{p.name}_{s}" for s in ("address0", "ce0", "we0", "d0", "q0")
+            ]
+        self.names = NameAllocator(reserved)
+        self.values: dict[SSAValue, ValueInfo] = {}
+        self.memories: dict[SSAValue, Memory] = {}
+        self.registers: dict[SSAValue, Register] = {}
+        self.constants: dict[tuple[int, int], SSAValue] = {}
+        self.cycle_guards: dict[tuple[str, int], SSAValue] = {}
+        self.segment_of: dict[Operation, str] = {}
+        self.group_ops: dict[str, st.StaticGroupOp] = {}
+        self.ports: dict[str, SSAValue] = {}
+        self.needs: dict[SSAValue, bool] = {}  # values kept in a register: read by control?
+
+    # -- small helpers --------------------------------------------------------------
+    def emit(self, op: Operation, name: str | None = None) -> Operation:
+        self.top.add_op(op)
+        if name is not None:
+            for r in op.results:
+                r.name_hint = name
+        return op
+
+    def const(self, value: int, width: int) -> SSAValue:
+        value &= (1 << width) - 1
+        key = (value, width)
+        if key not in self.constants:
+            op = hw.ConstantOp(value, IntegerType(width), truncate_bits=True)
+            self.emit(op)
+            self.constants[key] = op.result
+        return self.constants[key]
+
+    def port(self, name: str, direction: str, width: int) -> SSAValue:
+        op = st.PortOp.create(
+            properties={"port_name": StringAttr(name), "direction": StringAttr(direction)},
+            result_types=[IntegerType(width)],
+        )
+        self.emit(op, name)
+        self.ports[name] = op.result
+        return op.result
+
+    def cell(self, hint: str, primitive: str, params: dict[str, int], ports) -> st.CellOp:
+        name = self.names.fresh(hint)
+        op = st.CellOp.create(
+            properties={
+                "instance_name": StringAttr(name),
+                "primitive": StringAttr(primitive),
+                "params": DictionaryAttr({k: IntegerAttr(v, i32) for k, v in params.items()}),
+                "port_names": ArrayAttr([StringAttr(p) for p, _, _ in ports]),
+                "port_directions": ArrayAttr([StringAttr(d) for _, d, _ in ports]),
+            },
+            result_types=[IntegerType(w) for _, _, w in ports],
+        )
+        self.emit(op)
+        for r, (p, _, _) in zip(op.results, ports):
+            r.name_hint = f"{name}_{p}"
+        return op
+
+    def register(self, hint: str, width: int, with_next: bool) -> Register:
+        cell = self.cell(hint, "vichls_reg", {"WIDTH": width},
+                         [("in", "in", width), ("en", "in", 1), ("out", "out", width)])
+        reg = Register(cell.port("in"), cell.port("en"), cell.port("out"))
+        if with_next:
+            mux = self.emit(comb.MuxOp(reg.en, reg.in_, reg.out), f"{cell.instance_name.data}_next")
+            reg.next = mux.result
+        return reg
+
+    def guard(self, group: str, cycle: int) -> SSAValue:
+        key = (group, cycle)
+        if key not in self.cycle_guards:
+            op = st.GroupCycleOp.create(
+                properties={"group": StringAttr(group), "cycle": IntegerAttr(cycle, i32)},
+                result_types=[IntegerType(1)],
+            )
+            self.emit(op, f"{group}_c{cycle}")
+            self.cycle_guards[key] = op.result
+        return self.cycle_guards[key]
+
+    def assign(self, block: Block, dest: SSAValue, src: SSAValue, guard: SSAValue | None):
+        block.add_op(st.AssignOp.build(operands=[dest, src, guard]))
+
+    # -- the build ----------------------------------------------------------------------
+    def build(self) -> st.ComponentOp:
+        sig = self.signature
+        for name in ("ap_clk", "ap_rst", "ap_start"):
+            self.port(name, "in", 1)
+        for name in ("ap_done", "ap_idle", "ap_ready"):
+            self.port(name, "out", 1)
+        if sig.ret is not None:
+            self.port("ap_return", "out", sig.ret.width)
+        body = self.function.body.block
+        for p, arg in zip(sig.params, body.args, strict=True):
+            if p.is_array:
+                words = p.type.size
+                aw = address_width(words)
+                w = p.scalar.width
+                self.memories[arg] = Memory(
+                    self.port(f"{p.name}_address0", "out", aw),
+                    self.port(f"{p.name}_ce0", "out", 1),
+                    self.port(f"{p.name}_we0", "out", 1),
+                    self.port(f"{p.name}_d0", "out", w),
+                    self.port(f"{p.name}_q0", "in", w),
+                    tuple(p.type.shape),
+                    aw,
+                )
+            else:
+                self.values[arg] = ValueInfo(always=self.port(p.name, "in", p.scalar.width))
+        for op in self.function.walk():
+            if isinstance(op, memref.AllocaOp):
+                self.storage(op)
+        self.number_segments(body)
+        self.needs = self.registered_values()
+        control = st.ControlOp.create(regions=[Region(Block())])
+        self.build_block(body, control.body.block)
+        self.ensure_cycles(control.body.block)
+        self.emit(control)
+        terminator = body.last_op
+        if isinstance(terminator, func.ReturnOp) and terminator.arguments:
+            if sig.ret is None:
+                raise FpgaError.at(terminator, "returns a value but the signature has none")
+            ret = self.control_value(terminator.arguments[0])
+            self.top.add_op(st.AssignOp.build(operands=[self.ports["ap_return"], ret, None]))
+        return self.component
+
+    def storage(self, op: memref.AllocaOp):
+        mtype = op.memref.type
+        width = bit_width(mtype.element_type)
+        shape = tuple(mtype.get_shape())
+        hint = hint_of(op.memref, "local")
+        if not shape:
+            self.registers[op.memref] = self.register(hint, width, with_next=False)
+            return
+        words = 1
+        for d in shape:
+            words *= d
+        aw = address_width(words)
+        cell = self.cell(hint, "vichls_ram", {"WIDTH": width, "WORDS": words, "AW": aw}, [
+            ("address0", "in", aw), ("ce0", "in", 1), ("we0", "in", 1),
+            ("d0", "in", width), ("q0", "out", width),
+        ])
+        self.memories[op.memref] = Memory(
+            cell.port("address0"), cell.port("ce0"), cell.port("we0"),
+            cell.port("d0"), cell.port("q0"), shape, aw,
+        )
+
+    def number_segments(self, block: Block):
+        for item in split_block(block):
+            if isinstance(item, list):
+                name = self.names.fresh("grp")
+                for op in item:
+                    self.segment_of[op] = name
+            else:
+                for region in item.regions:
+                    for b in region.blocks:
+                        self.number_segments(b)
+
+    def registered_values(self) -> dict[SSAValue, bool]:
+        """Values that need a register, mapped to whether a control decision reads them."""
+        needs: dict[SSAValue, bool] = {}
+        for op in self.function.walk():
+            if op not in self.segment_of:
+                continue
+            ready = op.attributes[READY_ATTR].value.data
+            for result in op.results:
+                for use in result.uses:
+                    user = use.operation
+                    if user in self.segment_of:
+                        later = (
+                            self.segment_of[user] != self.segment_of[op]
+                            or user.attributes[CYCLE_ATTR].value.data != ready
+                        )
+                        if later:
+                            needs.setdefault(result, False)
+                    else:  # control ops and terminators decide at a cycle boundary
+                        needs[result] = True
+        return needs
+
+    # -- values ---------------------------------------------------------------------------
+    def read(self, value: SSAValue, group: str, cycle: int) -> SSAValue:
+        """The structural value carrying ``value`` in ``cycle`` of ``group``."""
+        if isinstance(value.owner, arith.ConstantOp):
+            return self.constant_of(value)
+        info = self.values.get(value)
+        if info is None:
+            raise FpgaError.at(value.owner if isinstance(value.owner, Operation) else self.function,
+                               "value used before it is defined in the schedule")
+        if info.always is not None:
+            return info.always
+        if info.group == group and info.ready == cycle:
+            return info.wire
+        if info.reg_out is None:
+            raise FpgaError(f"internal: {value} read in {group}@{cycle} has no register")
+        return info.reg_out
+
+    def control_value(self, value: SSAValue) -> SSAValue:
+        if isinstance(value.owner, arith.ConstantOp):
+            return self.constant_of(value)
+        info = self.values[value]
+        if info.next is not None:
+            return info.next
+        if info.always is not None:
+            return info.always
+        raise FpgaError(f"internal: control reads {value} which has no register")
+
+    def constant_of(self, value: SSAValue) -> SSAValue:
+        attr = value.owner.value
+        return self.const(attr.value.data, bit_width(value.type))
+
+    def define(self, result: SSAValue, wire: SSAValue, group: str, ready: int, block: Block,
+               hint: str):
+        info = ValueInfo(wire=wire, group=group, ready=ready)
+        self.values[result] = info
+        if result in self.needs:
+            reg = self.register(hint, bit_width(result.type), self.needs[result])
+            g = self.guard(group, ready)
+            self.assign(block, reg.in_, wire, g)
+            self.assign(block, reg.en, self.const(1, 1), g)
+            info.reg_out, info.next = reg.out, reg.next
+
+    # -- control tree -----------------------------------------------------------------
+    def build_block(self, block: Block, control: Block):
+        for item in split_block(block):
+            if isinstance(item, list):
+                self.build_segment(item, control)
+            elif isinstance(item, scf.ForOp):
+                self.build_for(item, control)
+            elif isinstance(item, scf.IfOp):
+                self.build_if(item, control)
+            elif isinstance(item, scf.WhileOp):
+                self.build_while(item, control)
+
+    def build_segment(self, ops: list[Operation], control: Block):
+        name = self.segment_of[ops[0]]
+        group = st.StaticGroupOp.create(
+            properties={"sym_name": StringAttr(name),
+                        "latency": IntegerAttr(segment_length(ops), i32)},
+            regions=[Region(Block())],
+        )
+        self.emit(group)
+        self.group_ops[name] = group
+        for op in ops:
+            self.build_op(op, name, group.body.block)
+        control.add_op(st.EnableOp.create(properties={"group": StringAttr(name)}))
+
+    def build_for(self, loop: scf.ForOp, control: Block):
+        width = bit_width(loop.lb.type)
+        iv = loop.body.block.args[0]
+        reg = self.register(hint_of(iv, "iv"), width, with_next=True)
+        self.values[iv] = ValueInfo(always=reg.out, next=reg.next)
+        op = st.ForOp.build(
+            operands=[reg.in_, reg.en, reg.out, self.control_value(loop.lb),
+                      self.control_value(loop.ub), self.control_value(loop.step)],
+            regions=[Region(Block())],
+            attributes={"loop_name": StringAttr(hint_of(iv, "loop"))},
+        )
+        self.build_block(loop.body.block, op.body.block)
+        self.ensure_cycles(op.body.block)
+        control.add_op(op)
+
+    def build_if(self, branch: scf.IfOp, control: Block):
+        op = st.IfOp.build(operands=[self.control_value(branch.cond)],
+                           regions=[Region(Block()), Region(Block())])
+        self.build_block(branch.true_region.block, op.then.block)
+        if branch.false_region.blocks:
+            self.build_block(branch.false_region.block, op.else_.block)
+        control.add_op(op)
+
+    def build_while(self, loop: scf.WhileOp, control: Block):
+        before = Block()
+        self.build_block(loop.before_region.block, before)
+        self.ensure_cycles(before)
+        condition = loop.before_region.block.last_op
+        if not isinstance(condition, scf.ConditionOp) or condition.args:
+            raise FpgaError.at(loop, "the before region must end in scf.condition with no forwarded values")
+        cond = self.control_value(condition.condition)
+        after = Block()
+        self.build_block(loop.after_region.block, after)
+        op = st.WhileOp.build(operands=[cond], regions=[Region(before), Region(after)])
+        control.add_op(op)
+
+    def min_cycles(self, block: Block) -> int:
+        total = 0
+        for op in block.ops:
+            if isinstance(op, st.EnableOp):
+                total += self.group_ops[op.group.data].latency.value.data
+            elif isinstance(op, st.IfOp):
+                total += min(self.min_cycles(op.then.block), self.min_cycles(op.else_.block))
+            elif isinstance(op, st.WhileOp):
+                total += self.min_cycles(op.before.block)
+            elif isinstance(op, st.ForOp) and (static_trip_count(op) or 0) > 0:
+                total += self.min_cycles(op.body.block)
+        return total
+
+    def ensure_cycles(self, block: Block):
+        """A loop body (or the whole kernel) must spend at least one cycle on every path,
+        or the FSM would loop within one cycle."""
+        if self.min_cycles(block) > 0:
+            return
+        name = self.names.fresh("grp")
+        group = st.StaticGroupOp.create(
+            properties={"sym_name": StringAttr(name), "latency": IntegerAttr(1, i32)},
+            regions=[Region(Block())],
+        )
+        self.emit(group)
+        self.group_ops[name] = group
+        block.add_op(st.EnableOp.create(properties={"group": StringAttr(name)}))
+
+    # -- datapath -------------------------------------------------------------------------
+    def build_op(self, op: Operation, group: str, block: Block):
+        cycle = op.attributes[CYCLE_ATTR].value.data
+        ready = op.attributes[READY_ATTR].value.data
+        kind = op_kind(op)
+
+        def arg(i: int) -> SSAValue:
+            return self.read(op.operands[i], group, cycle)
+
+        if isinstance(op, memref.StoreOp):
+            value = arg(0)
+            if is_scalar_memref(op.memref):
+                reg = self.registers[op.memref]
+                g = self.guard(group, cycle)
+                self.assign(block, reg.in_, value, g)
+                self.assign(block, reg.en, self.const(1, 1), g)
+                return
+            mem = self.memory_of(op)
+            g = self.guard(group, cycle)
+            self.assign(block, mem.address, self.address(op, mem, group, cycle), g)
+            self.assign(block, mem.ce, self.const(1, 1), g)
+            self.assign(block, mem.we, self.const(1, 1), g)
+            self.assign(block, mem.d, value, g)
+            return
+        result = op.results[0]
+        width = bit_width(result.type)
+        hint = hint_of(result, op.name.split(".")[-1])
+        if isinstance(op, memref.LoadOp):
+            hint = hint_of(result, f"{hint_of(op.memref, 'mem')}_value")
+            if is_scalar_memref(op.memref):
+                wire = self.registers[op.memref].out
+            else:
+                mem = self.memory_of(op)
+                g = self.guard(group, cycle)
+                self.assign(block, mem.address, self.address(op, mem, group, cycle), g)
+                self.assign(block, mem.ce, self.const(1, 1), g)
+                wire = mem.q
+            self.define(result, wire, group, ready, block, hint)
+            return
+        if op.name in ("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast",
+                       "arith.index_castui"):
+            signed = op.name in ("arith.extsi", "arith.index_cast")
+            wire = self.resize(arg(0), width, signed, hint)
+            self.define(result, wire, group, ready, block, hint)
+            return
+        if isinstance(op, (arith.FloorDivSIOp, arith.CeilDivSIOp)):
+            wire = self.rounded_division(op, arg(0), arg(1), width, group, cycle, block, hint)
+            self.define(result, wire, group, ready, block, hint)
+            return
+        if kind == "div":
+            wire = self.divider(op, arg(0), arg(1), width, group, cycle, block, hint)
+            self.define(result, wire, group, ready, block, hint)
+            return
+        if kind == "mul" and oplib.mul_latency(width) > 0:
+            cell = self.cell(hint, "vichls_mul", {"WIDTH": width, "LATENCY": oplib.mul_latency(width)},
+                             [("a", "in", width), ("b", "in", width), ("p", "out", width)])
+            self.top.add_op(st.AssignOp.build(operands=[cell.port("a"), arg(0), None]))
+            self.top.add_op(st.AssignOp.build(operands=[cell.port("b"), arg(1), None]))
+            self.define(result, cell.port("p"), group, ready, block, hint)
+            return
+        folded = self.fold(op, arg, width)
+        if folded is not None:
+            self.define(result, folded, group, ready, block, hint)
+            return
+        comb_op = self.comb_of(op, arg)
+        if comb_op is None:
+            raise FpgaError.at(op, "operation is not supported by the FPGA back end")
+        self.emit(comb_op, self.names.fresh(hint))
+        self.define(result, comb_op.results[0], group, ready, block, hint)
+
+    def fold(self, op: Operation, arg, width: int) -> SSAValue | None:
+        """The value of ``op`` when it is known without hardware: all operands constant,
+        or an identity such as ``x - x``, ``x & 0``, a select on a constant. Verilator
+        rejects comparisons it can prove constant, so constants must not reach them
+        disguised as logic."""
+        if not isinstance(op, (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.AndIOp, arith.OrIOp,
+                               arith.XOrIOp, arith.ShLIOp, arith.ShRUIOp, arith.ShRSIOp,
+                               arith.SelectOp)):
+            return None
+        mask = (1 << width) - 1
+        values = [arg(i) for i in range(len(op.operands))]
+        known = [signed_constant(v) for v in values]
+        if isinstance(op, arith.SelectOp):
+            if known[0] is not None:
+                return values[1] if known[0] & 1 else values[2]
+            return values[1] if values[1] is values[2] else None
+        a, b = values
+        ka, kb = known
+        if a is b and isinstance(op, (arith.SubiOp, arith.XOrIOp)):
+            return self.const(0, width)
+        if a is b and isinstance(op, (arith.AndIOp, arith.OrIOp)):
+            return a
+        if isinstance(op, (arith.AndIOp, arith.MuliOp)) and 0 in (ka, kb):
+            return self.const(0, width)
+        if isinstance(op, arith.OrIOp) and -1 in (ka, kb):
+            return self.const(mask, width)
+        if ka is None or kb is None:
+            return None
+        ua, ub = ka & mask, kb & mask
+        if isinstance(op, (arith.ShLIOp, arith.ShRUIOp, arith.ShRSIOp)) and ub >= width:
+            return None  # the front end never shifts this far; leave it to the hardware
+        result = {
+            arith.AddiOp: lambda: ua + ub, arith.SubiOp: lambda: ua - ub,
+            arith.MuliOp: lambda: ua * ub, arith.AndIOp: lambda: ua & ub,
+            arith.OrIOp: lambda: ua | ub, arith.XOrIOp: lambda: ua ^ ub,
+            arith.ShLIOp: lambda: ua << ub, arith.ShRUIOp: lambda: ua >> ub,
+            arith.ShRSIOp: lambda: ka >> ub,
+        }[type(op)]()
+        return self.const(result & mask, width)
+
+    def comb_of(self, op: Operation, arg) -> Operation | None:
+        if isinstance(op, arith.AddiOp):
+            return comb.AddOp([arg(0), arg(1)])
+        if isinstance(op, arith.SubiOp):
+            return comb.SubOp(arg(0), arg(1))
+        if isinstance(op, arith.MuliOp):
+            return comb.MulOp([arg(0), arg(1)])
+        if isinstance(op, arith.AndIOp):
+            return comb.AndOp([arg(0), arg(1)])
+        if isinstance(op, arith.OrIOp):
+            return comb.OrOp([arg(0), arg(1)])
+        if isinstance(op, arith.XOrIOp):
+            return comb.XorOp([arg(0), arg(1)])
+        if isinstance(op, arith.ShLIOp):
+            return comb.ShlOp(arg(0), arg(1))
+        if isinstance(op, arith.ShRUIOp):
+            return comb.ShrUOp(arg(0), arg(1))
+        if isinstance(op, arith.ShRSIOp):
+            return comb.ShrSOp(arg(0), arg(1))
+        if isinstance(op, arith.CmpiOp):
+            lhs, rhs, predicate = arg(0), arg(1), op.predicate.value.data
+            known = constant_comparison(lhs, rhs, predicate)
+            if known is not None:  # Verilator rejects comparisons that cannot vary
+                return hw.ConstantOp(int(known), IntegerType(1), truncate_bits=True)
+            return comb.ICmpOp(lhs, rhs, predicate)
+        if isinstance(op, arith.SelectOp):
+            return comb.MuxOp(arg(0), arg(1), arg(2))
+        return None
+
+    def resize(self, value: SSAValue, width: int, signed: bool, hint: str) -> SSAValue:
+        have = value.type.width.data
+        if have == width:
+            return value
+        known = signed_constant(value)
+        if known is not None:  # fold: a literal reads better and lints clean
+            return self.const(known if signed else known & ((1 << have) - 1), width)
+        if have > width:
+            op = comb.ExtractOp(value, IntegerAttr(0, i32), IntegerType(width))
+            return self.emit(op, self.names.fresh(hint)).results[0]
+        if signed:
+            msb = value if have == 1 else self.emit(
+                comb.ExtractOp(value, IntegerAttr(have - 1, i32), IntegerType(1)),
+                self.names.fresh("msb")).results[0]
+            high = self.emit(comb.ReplicateOp(msb, IntegerType(width - have)),
+                             self.names.fresh("sext")).results[0]
+        else:
+            high = self.const(0, width - have)
+        return self.emit(comb.ConcatOp([high, value], IntegerType(width)),
+                         self.names.fresh(hint)).results[0]
+
+    def memory_of(self, op) -> Memory:
+        mem = self.memories.get(op.memref)
+        if mem is None:
+            raise FpgaError.at(op, "accesses a memref that is neither a parameter nor a local alloca")
+        return mem
+
+    def address(self, op, mem: Memory, group: str, cycle: int) -> SSAValue:
+        """Row-major word address of ``op``'s indices, truncated to the port width."""
+        indices = [self.read(v, group, cycle) for v in op.indices]
+        if len(indices) != len(mem.shape):
+            raise FpgaError.at(op, "index count does not match the memref rank")
+        linear = indices[0]
+        for size, index in zip(mem.shape[1:], indices[1:]):
+            scaled = self.emit(comb.MulOp([linear, self.const(size, 32)]),
+                               self.names.fresh("addr")).results[0]
+            linear = self.emit(comb.AddOp([scaled, index]), self.names.fresh("addr")).results[0]
+        return self.resize(linear, mem.address_width, False, "addr")
+
+    def rounded_division(self, op, a, b, width, group, cycle, block, hint) -> SSAValue:
+        """floordivsi / ceildivsi, which lower-affine emits for affine maps: by a
+        power of two an arithmetic shift (after adding divisor - 1 for ceil); else the
+        divider's truncated quotient, moved by one when the remainder is not zero and
+        its sign calls for it."""
+        ceil = isinstance(op, arith.CeilDivSIOp)
+        shift = power_of_two_divisor(op)
+        if shift is not None:
+            if ceil and shift:
+                a = self.emit(comb.AddOp([a, self.const((1 << shift) - 1, width)]),
+                              self.names.fresh(hint)).results[0]
+            return self.emit(comb.ShrSOp(a, self.const(shift, width)), self.names.fresh(hint)).results[0]
+        unit = max(width, 2)
+        cell = self.divider_cell(a, b, unit, True, group, cycle, block, hint)
+        quotient = self.resize(cell.port("quotient"), width, True, hint)
+        remainder = self.resize(cell.port("remainder"), width, True, hint)
+        zero = self.const(0, width)
+
+        def emit(op_):
+            return self.emit(op_, self.names.fresh(hint)).results[0]
+
+        inexact = emit(comb.ICmpOp(remainder, zero, "ne"))
+        r_negative = emit(comb.ICmpOp(remainder, zero, "slt"))
+        b_negative = emit(comb.ICmpOp(b, zero, "slt"))
+        signs_differ = emit(comb.XorOp([r_negative, b_negative]))
+        if ceil:  # round up when the exact quotient is positive: signs agree
+            move = emit(comb.AndOp([inexact, emit(comb.XorOp([signs_differ, self.const(1, 1)]))]))
+            return emit(comb.MuxOp(move, emit(comb.AddOp([quotient, self.const(1, width)])), quotient))
+        move = emit(comb.AndOp([inexact, signs_differ]))
+        return emit(comb.MuxOp(move, emit(comb.SubOp(quotient, self.const(1, width))), quotient))
+
+    def divider_cell(self, a, b, unit_width, signed, group, cycle, block, hint) -> st.CellOp:
+        a = self.resize(a, unit_width, signed, "div_in")
+        b = self.resize(b, unit_width, signed, "div_in")
+        cell = self.cell(hint, "vichls_div", {"WIDTH": unit_width, "SIGNED": int(signed)}, [
+            ("start", "in", 1), ("a", "in", unit_width), ("b", "in", unit_width),
+            ("quotient", "out", unit_width), ("remainder", "out", unit_width),
+        ])
+        self.assign(block, cell.port("start"), self.const(1, 1), self.guard(group, cycle))
+        self.top.add_op(st.AssignOp.build(operands=[cell.port("a"), a, None]))
+        self.top.add_op(st.AssignOp.build(operands=[cell.port("b"), b, None]))
+        return cell
+
+    def divider(self, op, a, b, width, group, cycle, block, hint) -> SSAValue:
+        signed = isinstance(op, (arith.DivSIOp, arith.RemSIOp))
+        unit_width = max(width, 2)  # the template needs at least two bits
+        cell = self.divider_cell(a, b, unit_width, signed, group, cycle, block, hint)
+        quotient = isinstance(op, (arith.DivSIOp, arith.DivUIOp))
+        out = cell.port("quotient" if quotient else "remainder")
+        return self.resize(out, width, signed, hint)
+
+
+def build_structural(module: ModuleOp, function: func.FuncOp, signature: KernelSignature) -> ModuleOp:
+    """A new module holding the component built from the scheduled ``function``."""
+    component = StructuralBuilder(function, signature).build()
+    return ModuleOp([component])

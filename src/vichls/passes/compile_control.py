@@ -1,0 +1,293 @@
+"""Control compilation: a component's static groups and control tree → one FSM.
+
+Every cycle of every static group becomes one state (state 0 is idle), so
+``group_cycle g k`` becomes ``in_state (base(g) + k)`` and the groups' assignments become
+plain guarded assignments of the component. Within a group the states follow each other
+unconditionally. In the last state of a group the FSM decides, in that same cycle, where
+to go next: it walks the control tree from that point through loop tests, loop entries,
+ifs and the end of the kernel until it reaches the first state of the next group. So no
+cycle is spent between steps: a ``for`` loop's increment and exit test chain into the
+last cycle of its body, and its entry test into the last cycle of what precedes it.
+
+Decisions read values that are valid in the deciding cycle (the builder hands the control
+registers' next values). A loop entry writes the induction register through its
+``in``/``en`` ports on the path taken, so a nested loop entered in the same cycle reads
+the new value through the register's next value. Assumes every loop body (and a while's
+``before``) spends at least one cycle on every path, which the builder guarantees.
+The end of the kernel pulses ``ap_done``/``ap_ready`` and returns to idle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from xdsl.dialects import comb, hw
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, i32
+from xdsl.ir import Block, SSAValue
+
+from vichls.dialects import structural as st
+from vichls.passes.build_structural import signed_constant
+from vichls.passes.unsupported import FpgaError
+from vichls.types import clog2
+
+
+@dataclass
+class Leaf:
+    target: int | str  # a state, "done" or "stay"
+
+
+@dataclass
+class Cond:
+    value: SSAValue
+    then: object
+    else_: object
+
+
+@dataclass
+class Write:
+    """Write ``value`` into a register through its ``in``/``en`` ports, then go on."""
+
+    reg_in: SSAValue
+    reg_en: SSAValue
+    value: SSAValue
+    then: object
+
+
+Thunk = Callable[[], object]
+
+#: Decisions in all the decision trees; ifs in a row whose branches may all take no cycle
+#: multiply them.
+MAX_DECISIONS = 50000
+
+
+class ControlCompiler:
+    def __init__(self, component: st.ComponentOp):
+        self.component = component
+        self.top = component.body.block
+        self.groups = {op.sym_name.data: op for op in self.top.ops if isinstance(op, st.StaticGroupOp)}
+        self.control = next(op for op in self.top.ops if isinstance(op, st.ControlOp))
+        self.ports = {op.port_name.data: op.result for op in self.top.ops if isinstance(op, st.PortOp)}
+        self.base: dict[str, int] = {}
+        self.continuation: dict[str, Thunk] = {}
+        self.cache: dict[tuple, SSAValue] = {}
+        self.in_states: dict[int, SSAValue] = {}
+        self.decisions = 0
+
+    def emit(self, op, hint: str | None = None):
+        self.top.add_op(op)
+        if hint:
+            op.results[0].name_hint = hint
+        return op.results[0]
+
+    # -- combinational helpers, folded when the operands are constants ---------------
+    def less_than(self, a: SSAValue, b: SSAValue) -> SSAValue | bool:
+        ca, cb = signed_constant(a), signed_constant(b)
+        if ca is not None and cb is not None:
+            return ca < cb
+        key = ("slt", a, b)
+        if key not in self.cache:
+            self.cache[key] = self.emit(comb.ICmpOp(a, b, "slt"), "loop_test")
+        return self.cache[key]
+
+    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        key = ("add", a, b)
+        if key not in self.cache:
+            self.cache[key] = self.emit(comb.AddOp([a, b]), "loop_next")
+        return self.cache[key]
+
+    def one(self, width: int = 1) -> SSAValue:
+        key = ("one", width)
+        if key not in self.cache:
+            self.cache[key] = self.emit(hw.ConstantOp(1, IntegerType(width), truncate_bits=True))
+        return self.cache[key]
+
+    def negate(self, v: SSAValue) -> SSAValue:
+        key = ("not", v)
+        if key not in self.cache:
+            self.cache[key] = self.emit(comb.XorOp([v, self.one()]), "inv")
+        return self.cache[key]
+
+    def conjunction(self, literals: list[SSAValue]) -> SSAValue | None:
+        if not literals:
+            return None
+        if len(literals) == 1:
+            return literals[0]
+        key = ("and", *literals)
+        if key not in self.cache:
+            self.cache[key] = self.emit(comb.AndOp(literals), "path")
+        return self.cache[key]
+
+    def in_state(self, index: int) -> SSAValue:
+        if index not in self.in_states:
+            op = st.InStateOp.build(operands=[self.fsm], properties={"index": IntegerAttr(index, i32)},
+                                    result_types=[IntegerType(1)])
+            self.in_states[index] = self.emit(op, f"in_state_{index}")
+        return self.in_states[index]
+
+    # -- decision trees ----------------------------------------------------------------
+    def branch(self, test, then: Thunk, else_: Thunk):
+        self.decisions += 1
+        if self.decisions > MAX_DECISIONS:
+            raise FpgaError(
+                "the control flow is too complex to decide in one cycle: more than "
+                f"{MAX_DECISIONS} decisions (many ifs in a row that may all spend no cycle)"
+            )
+        if isinstance(test, bool):
+            return then() if test else else_()
+        return Cond(test, then(), else_())
+
+    def enter_seq(self, ops: list, index: int, k: Thunk):
+        if index == len(ops):
+            return k()
+        return self.enter(ops[index], lambda: self.enter_seq(ops, index + 1, k))
+
+    def enter(self, op, k: Thunk):
+        if isinstance(op, st.EnableOp):
+            return Leaf(self.base[op.group.data])
+        if isinstance(op, st.ForOp):
+            body = list(op.body.block.ops)
+            return self.branch(
+                self.less_than(op.lower, op.upper),
+                lambda: Write(op.iv_in, op.iv_en, op.lower,
+                              self.enter_seq(body, 0, self.loop_back(op, k))),
+                k,
+            )
+        if isinstance(op, st.IfOp):
+            return self.branch(
+                op.cond,
+                lambda: self.enter_seq(list(op.then.block.ops), 0, k),
+                lambda: self.enter_seq(list(op.else_.block.ops), 0, k),
+            )
+        if isinstance(op, st.WhileOp):
+            return self.enter_seq(list(op.before.block.ops), 0, self.while_test(op, k))
+        if isinstance(op, st.SeqOp):
+            return self.enter_seq(list(op.body.block.ops), 0, k)
+        raise ValueError(f"internal: {op.name} in a control tree")
+
+    def loop_back(self, op: st.ForOp, k: Thunk) -> Thunk:
+        def decide():
+            following = self.add(op.iv_out, op.step)
+            body = list(op.body.block.ops)
+            return self.branch(
+                self.less_than(following, op.upper),
+                lambda: Write(op.iv_in, op.iv_en, following,
+                              self.enter_seq(body, 0, self.loop_back(op, k))),
+                k,
+            )
+        return decide
+
+    def while_test(self, op: st.WhileOp, k: Thunk) -> Thunk:
+        def decide():
+            after = list(op.after.block.ops)
+            return self.branch(op.cond, lambda: self.enter_seq(after, 0, lambda: self.enter(op, k)), k)
+        return decide
+
+    def record(self, block: Block, k: Thunk):
+        """Note, for every enable, the thunk that decides what follows it."""
+        ops = list(block.ops)
+        for i, op in enumerate(ops):
+            after = (lambda i=i: self.enter_seq(ops, i + 1, k))
+            if isinstance(op, st.EnableOp):
+                self.continuation[op.group.data] = after
+            elif isinstance(op, st.ForOp):
+                self.record(op.body.block, self.loop_back(op, after))
+            elif isinstance(op, st.IfOp):
+                self.record(op.then.block, after)
+                self.record(op.else_.block, after)
+            elif isinstance(op, st.WhileOp):
+                self.record(op.before.block, self.while_test(op, after))
+                self.record(op.after.block, lambda op=op, after=after: self.enter(op, after))
+            elif isinstance(op, st.SeqOp):
+                self.record(op.body.block, after)
+
+    def number_states(self, block: Block, next_state: int) -> int:
+        for op in block.ops:
+            if isinstance(op, st.EnableOp):
+                self.base[op.group.data] = next_state
+                next_state += self.groups[op.group.data].latency.value.data
+            for region in op.regions:
+                next_state = self.number_states(region.block, next_state)
+        return next_state
+
+    # -- emission ----------------------------------------------------------------------
+    def lower(self, source: int, tree, literals: list[SSAValue], done_guards: list[SSAValue],
+              last: bool = True):
+        """Emit the transitions and register writes of ``tree`` leaving ``source``. Leaves
+        are emitted in order; the last leaf of an exhaustive tree needs no condition,
+        since transitions are tried in order."""
+        if isinstance(tree, Leaf):
+            if tree.target == "stay":
+                return
+            cond = None if last and source != 0 else self.conjunction(literals)
+            target = 0 if tree.target == "done" else tree.target
+            self.top.add_op(st.TransitionOp.build(
+                operands=[self.fsm, cond],
+                properties={"source": IntegerAttr(source, i32), "target": IntegerAttr(target, i32)},
+            ))
+            if tree.target == "done":
+                done_guards.append(self.conjunction([self.in_state(source), *literals]))
+        elif isinstance(tree, Cond):
+            self.lower(source, tree.then, [*literals, tree.value], done_guards, last=False)
+            self.lower(source, tree.else_, [*literals, self.negate(tree.value)], done_guards, last)
+        else:
+            guard = self.conjunction([self.in_state(source), *literals])
+            self.top.add_op(st.AssignOp.build(operands=[tree.reg_in, tree.value, guard]))
+            self.top.add_op(st.AssignOp.build(operands=[tree.reg_en, self.one(), guard]))
+            self.lower(source, tree.then, literals, done_guards, last)
+
+    def run(self):
+        root = self.control.body.block
+        num_states = self.number_states(root, 1)
+        fsm_op = st.FsmOp.build(properties={"num_states": IntegerAttr(num_states, i32)},
+                                result_types=[IntegerType(max(1, clog2(num_states)))])
+        self.fsm = self.emit(fsm_op, "fsm_state")
+        self.record(root, lambda: Leaf("done"))
+        # Group cycles become states; group assignments become component assignments.
+        for op in list(self.top.ops):
+            if isinstance(op, st.GroupCycleOp):
+                state = self.base[op.group.data] + op.cycle.value.data
+                op.result.replace_all_uses_with(self.in_state(state))
+                op.detach()
+                op.erase()
+        done_guards: list[SSAValue] = []
+        start = self.ports["ap_start"]
+        root_ops = list(root.ops)
+        self.lower(0, self.branch(start, lambda: self.enter_seq(root_ops, 0, lambda: Leaf("done")),
+                                  lambda: Leaf("stay")), [], done_guards)
+        for name, group in self.groups.items():
+            base, latency = self.base[name], group.latency.value.data
+            for k in range(latency - 1):
+                self.lower(base + k, Leaf(base + k + 1), [], done_guards)
+            self.lower(base + latency - 1, self.continuation[name](), [], done_guards)
+            for assign in list(group.body.block.ops):
+                assign.detach()
+                self.top.add_op(assign)
+            group.detach()
+            group.erase()
+        self.control.detach()
+        self.control.erase()
+        for port in ("ap_done", "ap_ready"):
+            for guard in done_guards:
+                self.top.add_op(st.AssignOp.build(operands=[self.ports[port], self.one(), guard]))
+        self.top.add_op(st.AssignOp.build(operands=[self.ports["ap_idle"], self.in_state(0), None]))
+        remove_unused_logic(self.top)
+
+
+def remove_unused_logic(block: Block) -> None:
+    """Drop combinational ops nobody reads (decision paths that were folded away,
+    next-value muxes of registers no decision reads)."""
+    changed = True
+    while changed:
+        changed = False
+        for op in reversed(list(block.ops)):
+            dead = isinstance(op, (hw.ConstantOp, st.InStateOp)) or op.dialect_name() == "comb"
+            if dead and all(not r.uses for r in op.results):
+                op.detach()
+                op.erase()
+                changed = True
+
+
+def compile_control(module: ModuleOp) -> None:
+    for component in [op for op in module.walk() if isinstance(op, st.ComponentOp)]:
+        ControlCompiler(component).run()

@@ -1,0 +1,286 @@
+"""Print a compiled structural component as one self-contained Verilog-2005 file.
+
+Not a transformation: the last step of the FPGA flow. It accepts only the form that
+control compilation leaves (ports, cells, comb datapath, guarded assignments, one FSM
+with transitions; no groups and no control tree) and appends, once each, the primitives
+of ``rtl_templates/`` that the cells instantiate.
+
+Output rules: deterministic (everything is printed in IR order; names come from the
+builder's name hints, made unique here in order), lint-clean under
+``verilator -Wall``: every destination is driven (zero where no guard holds), widths
+match exactly, and a signal of which some bits are deliberately not read (an unused
+divider output, the high bits of an address, an input port the kernel never reads) is
+wrapped in ``verilator lint_off UNUSED`` on its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from xdsl.dialects import comb, hw
+from xdsl.dialects.builtin import IntegerType, ModuleOp
+from xdsl.ir import SSAValue
+
+import vichls
+from vichls.dialects import structural as st
+
+_KEYWORDS = set("""always and assign automatic begin buf bufif0 bufif1 case casex casez cell cmos
+config deassign default defparam design disable edge else end endcase endconfig endfunction
+endgenerate endmodule endprimitive endspecify endtable endtask event for force forever fork
+function generate genvar highz0 highz1 if ifnone incdir include initial inout input instance
+integer join large liblist library localparam macromodule medium module nand negedge nmos nor
+noshowcancelled not notif0 notif1 or output parameter pmos posedge primitive pull0 pull1
+pulldown pullup pulsestyle_ondetect pulsestyle_onevent rcmos real realtime reg release repeat
+rnmos rpmos rtran rtranif0 rtranif1 scalared showcancelled signed small specify specparam
+strong0 strong1 supply0 supply1 table task time tran tranif0 tranif1 tri tri0 tri1 triand
+trior trireg unsigned use uwire vectored wait wand weak0 weak1 while wire wor xnor xor
+bit byte int logic""".split())
+_ICMP = {0: "==", 1: "!=", 2: "<", 3: "<=", 4: ">", 5: ">=", 6: "<", 7: "<=", 8: ">", 9: ">="}
+_BINARY = {comb.AddOp: "+", comb.SubOp: "-", comb.MulOp: "*", comb.AndOp: "&", comb.OrOp: "|",
+           comb.XorOp: "^", comb.ShlOp: "<<", comb.ShrUOp: ">>"}
+
+
+def width_of(value: SSAValue) -> int:
+    assert isinstance(value.type, IntegerType)
+    return value.type.width.data
+
+
+def _range(width: int) -> str:
+    return "" if width == 1 else f"[{width - 1}:0] "
+
+
+def template_text(primitive: str) -> str:
+    return (Path(__file__).resolve().parent.parent / "rtl_templates" / f"{primitive}.v").read_text()
+
+
+class VerilogPrinter:
+    def __init__(self, component: st.ComponentOp):
+        self.component = component
+        self.ops = list(component.body.block.ops)
+        self.names: dict[SSAValue, str] = {}
+        self.taken: set[str] = set()
+
+    def name(self, value: SSAValue) -> str:
+        if value not in self.names:
+            base = value.name_hint or "n"
+            candidate, k = base, 0
+            while candidate in self.taken or candidate in _KEYWORDS:
+                k += 1
+                candidate = f"{base}_{k}"
+            self.taken.add(candidate)
+            self.names[value] = candidate
+        return self.names[value]
+
+    # -- expressions -------------------------------------------------------------------
+    @staticmethod
+    def constant(value: SSAValue) -> int | None:
+        owner = value.owner
+        if isinstance(owner, hw.ConstantOp):
+            return owner.value.value.data & ((1 << width_of(value)) - 1)
+        if isinstance(owner, comb.ExtractOp):
+            inner = VerilogPrinter.constant(owner.input)
+            if inner is not None:
+                return (inner >> owner.low_bit.value.data) & ((1 << width_of(value)) - 1)
+        return None
+
+    def ref(self, value: SSAValue) -> str:
+        c = self.constant(value)
+        if c is not None:
+            return f"{width_of(value)}'d{c}"
+        return self.name(value)
+
+    def expression(self, op) -> str:
+        if type(op) in _BINARY:
+            return f" {_BINARY[type(op)]} ".join(self.ref(v) for v in op.operands)
+        if isinstance(op, comb.ShrSOp):
+            return f"$signed({self.ref(op.lhs)}) >>> {self.ref(op.rhs)}"
+        if isinstance(op, comb.ICmpOp):
+            pred = op.predicate.value.data
+            a, b = self.ref(op.lhs), self.ref(op.rhs)
+            if 2 <= pred <= 5:
+                a, b = f"$signed({a})", f"$signed({b})"
+            return f"{a} {_ICMP[pred]} {b}"
+        if isinstance(op, comb.MuxOp):
+            return f"{self.ref(op.cond)} ? {self.ref(op.true_value)} : {self.ref(op.false_value)}"
+        if isinstance(op, comb.ExtractOp):
+            low, width = op.low_bit.value.data, width_of(op.result)
+            src = self.name(op.input)
+            if width_of(op.input) == 1:  # a 1-bit wire has no bit range to select
+                return src
+            return f"{src}[{low}]" if width == 1 else f"{src}[{low + width - 1}:{low}]"
+        if isinstance(op, comb.ConcatOp):
+            return "{" + ", ".join(self.ref(v) for v in op.inputs) + "}"
+        if isinstance(op, comb.ReplicateOp):
+            times = width_of(op.result) // width_of(op.input)
+            return "{" + f"{times}{{{self.ref(op.input)}}}" + "}"
+        if isinstance(op, st.InStateOp):
+            return f"{self.name(op.fsm)} == {width_of(op.fsm)}'d{op.index.value.data}"
+        raise ValueError(f"internal: the Verilog printer cannot print {op.name}")
+
+    # -- usage analysis for lint ---------------------------------------------------------
+    def partially_read(self) -> set[SSAValue]:
+        """Values some of whose bits nothing reads."""
+        bits: dict[SSAValue, set[int] | None] = {}
+        for op in self.ops:
+            if isinstance(op, st.AssignOp):
+                reads = [op.src] + ([op.guard] if op.guard is not None else [])
+            elif isinstance(op, (st.PortOp, st.CellOp, st.WireOp, hw.ConstantOp, st.FsmOp)):
+                reads = []
+            else:
+                reads = list(op.operands)
+            for v in reads:
+                if isinstance(op, comb.ExtractOp):
+                    low = op.low_bit.value.data
+                    used = bits.setdefault(v, set())
+                    if used is not None:
+                        used.update(range(low, low + width_of(op.result)))
+                else:
+                    bits[v] = None
+        partial = set()
+        for op in self.ops:
+            candidates = []
+            if isinstance(op, st.PortOp) and op.direction.data == "in":
+                candidates = [op.result]
+            elif isinstance(op, st.CellOp):
+                candidates = [p for p, d in zip(op.ports, op.port_directions.data) if d.data == "out"]
+            elif op.results and not isinstance(op, (st.PortOp, st.WireOp, hw.ConstantOp, st.FsmOp)):
+                candidates = list(op.results)
+            for v in candidates:
+                if v.name_hint in ("ap_clk", "ap_rst"):
+                    continue
+                used = bits.get(v, set())
+                if used is not None and len(used) < width_of(v):
+                    partial.add(v)
+        return partial
+
+    # -- the module ---------------------------------------------------------------------
+    def print_module(self) -> tuple[str, list[str]]:
+        partial = self.partially_read()
+        out: list[str] = []
+        ports = [op for op in self.ops if isinstance(op, st.PortOp)]
+        for p in ports:
+            self.taken.add(p.port_name.data)
+            self.names[p.result] = p.port_name.data
+        for op in self.ops:  # cells are named by the builder; wires must not clash with them
+            if isinstance(op, st.CellOp):
+                self.taken.add(op.instance_name.data)
+                for v, n in zip(op.ports, op.port_names.data):
+                    self.names[v] = f"{op.instance_name.data}_{n.data}"
+                    self.taken.add(self.names[v])
+        top = self.component.sym_name.data
+        out.append(f"module {top} (")
+        for i, p in enumerate(ports):
+            sep = "," if i + 1 < len(ports) else ""
+            decl = f"    {'input ' if p.direction.data == 'in' else 'output'} wire {_range(width_of(p.result))}{p.port_name.data}{sep}"
+            out.append(self.unused_wrapped(decl, p.result in partial))
+        out.append(");")
+        primitives: list[str] = []
+        assigns: dict[SSAValue, list[st.AssignOp]] = {}
+        drivable: list[SSAValue] = [p.result for p in ports if p.direction.data == "out"]
+        transitions: dict[int, list[st.TransitionOp]] = {}
+        body: list[str] = []
+        fsm = None
+        for op in self.ops:
+            if isinstance(op, st.CellOp):
+                prim = op.primitive.data
+                if prim not in primitives:
+                    primitives.append(prim)
+                for v, d in zip(op.ports, op.port_directions.data):
+                    out.append(self.unused_wrapped(f"    wire {_range(width_of(v))}{self.name(v)};", v in partial))
+                    if d.data == "in":
+                        drivable.append(v)
+                params = ", ".join(f".{k}({a.value.data})" for k, a in op.params.data.items())
+                conns = ", ".join(
+                    [".clk(ap_clk)"] + [f".{n.data}({self.name(v)})" for n, v in zip(op.port_names.data, op.ports)]
+                )
+                body.append(f"    {prim} #({params}) {op.instance_name.data} ({conns});")
+            elif isinstance(op, st.WireOp):
+                out.append(f"    wire {_range(width_of(op.result))}{self.name(op.result)};")
+                drivable.append(op.result)
+            elif isinstance(op, st.FsmOp):
+                fsm = op
+                out.append(f"    reg {_range(width_of(op.state))}{self.name(op.state)};")
+            elif isinstance(op, st.AssignOp):
+                assigns.setdefault(op.dest, []).append(op)
+            elif isinstance(op, st.TransitionOp):
+                transitions.setdefault(op.source.value.data, []).append(op)
+            elif isinstance(op, (st.PortOp, hw.ConstantOp)):
+                continue
+            elif isinstance(op, (st.StaticGroupOp, st.ControlOp, st.GroupCycleOp)):
+                raise ValueError("internal: print a component only after control compilation")
+            else:
+                v = op.results[0]
+                if isinstance(op, comb.ExtractOp) and self.constant(v) is not None:
+                    continue
+                decl = f"    wire {_range(width_of(v))}{self.name(v)} = {self.expression(op)};"
+                body.append(self.unused_wrapped(decl, v in partial))
+        out.extend(body)
+        for dest in drivable:
+            out.append(f"    assign {self.name(dest)} = {self.driver(dest, assigns.get(dest, []))};")
+        if fsm is not None:
+            out.extend(self.fsm_block(fsm, transitions))
+        out.append("endmodule")
+        return "\n".join(out) + "\n", primitives
+
+    @staticmethod
+    def unused_wrapped(line: str, unused: bool) -> str:
+        if not unused:
+            return line
+        return f"    /* verilator lint_off UNUSED */\n{line}\n    /* verilator lint_on UNUSED */"
+
+    def driver(self, dest: SSAValue, assigns: list[st.AssignOp]) -> str:
+        width = width_of(dest)
+        zero = f"{width}'d0"
+        if not assigns:
+            return zero
+        if len(assigns) == 1 and assigns[0].guard is None:
+            return self.ref(assigns[0].src)
+        if width == 1 and all(self.constant(a.src) == 1 for a in assigns):
+            return " | ".join(self.ref(a.guard) for a in assigns)
+        text = zero
+        for a in reversed(assigns):
+            if a.guard is None:
+                raise ValueError(f"internal: {self.name(dest)} has an unguarded and a guarded driver")
+            text = f"{self.ref(a.guard)} ? {self.ref(a.src)} : {text}"
+        return text
+
+    def fsm_block(self, fsm: st.FsmOp, transitions: dict[int, list[st.TransitionOp]]) -> list[str]:
+        state = self.name(fsm.state)
+        sw = width_of(fsm.state)
+        lines = ["    always @(posedge ap_clk) begin", "        if (ap_rst) begin",
+                 f"            {state} <= {sw}'d0;", "        end else begin",
+                 f"            case ({state})"]
+        for source in sorted(transitions):
+            lines.append(f"                {sw}'d{source}: begin")
+            outs = transitions[source]
+            for i, t in enumerate(outs):
+                assign = f"{state} <= {sw}'d{t.target.value.data};"
+                prefix = "" if i == 0 else "else "
+                if t.cond is None:  # the default: transitions are tried in order
+                    lines.append(f"                    {prefix}{assign}")
+                    break
+                lines.append(f"                    {prefix}if ({self.ref(t.cond)}) {assign}")
+            lines.append("                end")
+        lines += [f"                default: {state} <= {sw}'d0;", "            endcase",
+                  "        end", "    end"]
+        return lines
+
+
+def emit_verilog(module: ModuleOp) -> str:
+    """The Verilog text of the (single) component in ``module`` and its primitives."""
+    components = [op for op in module.walk() if isinstance(op, st.ComponentOp)]
+    header = (
+        f"// Generated by vichls {vichls.__version__}: high-level synthesis of the kernel "
+        f"'{components[0].sym_name.data}'.\n// Do not edit; regenerate from the Python source.\n"
+        "`timescale 1ns / 1ps\n\n"
+    )
+    texts, primitives = [], []
+    for component in components:
+        text, used = VerilogPrinter(component).print_module()
+        texts.append(text)
+        primitives += [p for p in used if p not in primitives]
+    if primitives:
+        # The file is named after the top module; the primitives it carries cannot be.
+        templates = "".join(template_text(prim) for prim in sorted(primitives))
+        texts.append(f"/* verilator lint_off DECLFILENAME */\n{templates}/* verilator lint_on DECLFILENAME */\n")
+    return header + "\n".join(texts)

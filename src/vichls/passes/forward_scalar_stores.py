@@ -1,0 +1,49 @@
+"""Store-to-load forwarding of 0-d memrefs (kernel locals) inside one straight-line block.
+
+Why: the front end keeps every mutable local in a 0-d ``memref.alloca`` and reads it back
+with ``memref.load``. Inside one block, a load that follows a store of the same 0-d memref
+can use the stored value directly, which removes a register round trip (and a cycle) from
+the schedule. Likewise a store that a later store of the same 0-d memref overwrites, with
+no load in between, is dead (``acc: int32 = 0`` right after the declaration's own
+initialisation) and would cost a cycle of its own. Assumes docs/ir.md: 0-d memrefs are only accessed by ``memref.load`` and
+``memref.store`` (never passed whole to a call once calls are inlined). Any op with regions
+(a loop or an if) may store inside, so it ends what is known.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Block
+
+
+def _is_scalar_memref(value) -> bool:
+    return isinstance(value.type, MemRefType) and len(value.type.get_shape()) == 0
+
+
+def forward_scalar_stores(module: ModuleOp) -> None:
+    for op in list(module.walk()):
+        for region in op.regions:
+            for block in region.blocks:
+                _forward_in_block(block)
+
+
+def _forward_in_block(block: Block) -> None:
+    known = {}  # 0-d memref value -> last value stored to it in this block
+    unread_store = {}  # 0-d memref value -> its last store, if nothing read it since
+    for op in list(block.ops):
+        if isinstance(op, memref.StoreOp) and _is_scalar_memref(op.memref):
+            known[op.memref] = op.value
+            dead = unread_store.get(op.memref)
+            if dead is not None:
+                dead.detach()
+                dead.erase()
+            unread_store[op.memref] = op
+        elif isinstance(op, memref.LoadOp) and _is_scalar_memref(op.memref):
+            if op.memref in known:
+                op.res.replace_all_uses_with(known[op.memref])
+                op.detach()
+                op.erase()
+        elif op.regions:
+            known.clear()
+            unread_store.clear()

@@ -1,0 +1,286 @@
+"""List scheduling of straight-line code, with chaining under the clock period.
+
+Every block of the (lowered) loop-level IR is cut into segments: maximal runs of
+operations between control ops (``scf.for``, ``scf.if``, ``scf.while``). Each segment is
+scheduled on its own and becomes one static group of the structural level. Constants,
+allocas and terminators are not scheduled (they cost no time).
+
+Constraints, all read from the operator library (vichls.oplib):
+- data dependences: a combinational op may chain after its operands in the same cycle as
+  long as the sum of delays on the path stays within ``clock_period - reserve``; a
+  multi-cycle op (multiplier, divider, memory read) delivers its result ``latency`` cycles
+  after it issues;
+- memory ordering per memref: stores are ordered after every earlier access and loads
+  after earlier stores; loads may reorder among themselves; a 0-d memref (a register)
+  may be written in the cycle it is read;
+- at most one access per memory (array memref) per cycle: one port per array.
+
+The result is written onto the IR as attributes: ``vichls.cycle`` (issue cycle within the
+segment) and ``vichls.ready`` (the cycle in which the result can be read, combinationally
+from the unit's output; later cycles read a register). The segment's length is
+``max(ready) + 1``. Ops are placed in priority order (longest latency path to the end of
+the segment first), each at its earliest feasible cycle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, ModuleOp, i64
+from xdsl.ir import Block, Operation
+
+from vichls import oplib
+
+CYCLE_ATTR = "vichls.cycle"
+READY_ATTR = "vichls.ready"
+
+_BINARY_KINDS = {
+    arith.AddiOp: "add",
+    arith.SubiOp: "sub",
+    arith.CmpiOp: "cmp",
+    arith.AndIOp: "logic",
+    arith.OrIOp: "logic",
+    arith.XOrIOp: "logic",
+    arith.SelectOp: "mux",
+    arith.DivSIOp: "div",
+    arith.DivUIOp: "div",
+    arith.RemSIOp: "div",
+    arith.RemUIOp: "div",
+}
+# By name: xDSL 0.74 has no class for arith.index_castui.
+WIRE_OP_NAMES = (
+    "arith.extsi",
+    "arith.extui",
+    "arith.trunci",
+    "arith.index_cast",
+    "arith.index_castui",
+)
+_SHIFT_OPS = (arith.ShLIOp, arith.ShRSIOp, arith.ShRUIOp)
+
+
+def bit_width(type_) -> int:
+    """Hardware width of an IR type: ``index`` is 32 bits (docs/ir.md)."""
+    if isinstance(type_, IndexType):
+        return 32
+    if isinstance(type_, IntegerType):
+        return type_.width.data
+    if isinstance(type_, MemRefType):
+        return bit_width(type_.element_type)
+    raise TypeError(f"no hardware width for type {type_}")
+
+
+def is_constant(value) -> bool:
+    return isinstance(value.owner, arith.ConstantOp)
+
+
+def is_scalar_memref(value) -> bool:
+    return isinstance(value.type, MemRefType) and len(value.type.get_shape()) == 0
+
+
+def is_control(op: Operation) -> bool:
+    return isinstance(op, (scf.ForOp, scf.IfOp, scf.WhileOp))
+
+
+def power_of_two_divisor(op: Operation) -> int | None:
+    """log2 of a constant positive power-of-two divisor of ``op``, else None."""
+    divisor = op.operands[1]
+    if not is_constant(divisor):
+        return None
+    value = divisor.owner.value.value.data
+    if value > 0 and value & (value - 1) == 0:
+        return value.bit_length() - 1
+    return None
+
+
+def op_kind(op: Operation) -> str | None:
+    """The operator-library kind of ``op``, or None for free ops (constants, allocas,
+    terminators) and for control."""
+    if isinstance(op, (arith.ConstantOp, memref.AllocaOp)) or is_control(op):
+        return None
+    kind = _BINARY_KINDS.get(type(op))
+    if kind is not None:
+        return kind
+    if op.name in WIRE_OP_NAMES:
+        return "wire"
+    if isinstance(op, _SHIFT_OPS):
+        return "shift_const" if is_constant(op.operands[1]) else "shift_var"
+    if isinstance(op, (arith.FloorDivSIOp, arith.CeilDivSIOp)):  # from lower-affine
+        # by a power of two: an add and an arithmetic shift; else the divider
+        return "add" if power_of_two_divisor(op) is not None else "div"
+    if isinstance(op, arith.MuliOp):
+        if is_constant(op.operands[0]) or is_constant(op.operands[1]):
+            return "mul_const"
+        return "mul"
+    if isinstance(op, memref.LoadOp):
+        return "reg_read" if is_scalar_memref(op.memref) else "mem_read"
+    if isinstance(op, memref.StoreOp):
+        return "reg_write" if is_scalar_memref(op.memref) else "mem_write"
+    return None
+
+
+def op_width(op: Operation) -> int:
+    if isinstance(op, memref.StoreOp):
+        return bit_width(op.value.type)
+    if isinstance(op, (arith.CmpiOp,)) or not op.results:
+        return bit_width(op.operands[0].type)
+    return bit_width(op.results[0].type)
+
+
+def op_cost(op: Operation) -> oplib.OpCost:
+    kind = op_kind(op)
+    assert kind is not None
+    cost = oplib.cost(kind, op_width(op))
+    if kind in ("mem_read", "mem_write"):
+        # Row-major address arithmetic (a multiply by a constant stride and an add per
+        # extra dimension) happens in the issue cycle, before the port.
+        extra_dims = max(0, len(op.memref.type.get_shape()) - 1)
+        step = oplib.cost("add", 32).delay_ns
+        cost = oplib.OpCost(
+            cost.latency, cost.delay_ns + 2 * step * extra_dims, out_delay_ns=cost.out_delay_ns
+        )
+    return cost
+
+
+def split_block(block: Block) -> list[list[Operation] | Operation]:
+    """The block as a sequence of segments (lists of scheduled ops) and control ops."""
+    items: list[list[Operation] | Operation] = []
+    current: list[Operation] = []
+    for op in block.ops:
+        if is_control(op):
+            if current:
+                items.append(current)
+                current = []
+            items.append(op)
+        elif op_kind(op) is not None:
+            current.append(op)
+    if current:
+        items.append(current)
+    return items
+
+
+# -- the scheduler proper, on an abstract dependence graph --------------------------------
+
+
+@dataclass
+class Node:
+    """One op to schedule. ``data_preds``: producers in the same segment whose result this
+    op reads; ``order_preds``: (producer, minimum cycle distance) for memory order;
+    ``port``: the memory it uses (one access per cycle), if any."""
+
+    latency: int
+    delay: float
+    out_delay: float = 0.0
+    data_preds: list[int] = field(default_factory=list)
+    order_preds: list[tuple[int, int]] = field(default_factory=list)
+    port: object = None
+
+
+@dataclass
+class Placement:
+    cycle: int
+    ready: int
+    finish_ns: float  # time within the ready cycle at which the result is valid
+
+
+def schedule_nodes(nodes: list[Node], budget_ns: float) -> list[Placement]:
+    """List-schedule ``nodes`` (given in a topological order) under a chaining budget."""
+    n = len(nodes)
+    preds = [set(nd.data_preds) | {p for p, _ in nd.order_preds} for nd in nodes]
+    succs: list[list[int]] = [[] for _ in range(n)]
+    for i in range(n):
+        for p in sorted(preds[i]):
+            succs[p].append(i)
+    # Priority: the longest path (in cycles, then in ns) from the node to the end.
+    priority = [0.0] * n
+    for i in reversed(range(n)):
+        own = nodes[i].latency + nodes[i].delay / 100.0
+        priority[i] = own + max((priority[s] for s in succs[i]), default=0.0)
+    waiting = [len(p) for p in preds]
+    ready_set = [i for i in range(n) if waiting[i] == 0]
+    placed: list[Placement | None] = [None] * n
+    busy_ports: set[tuple[object, int]] = set()
+    while ready_set:
+        ready_set.sort(key=lambda i: (-priority[i], i))
+        i = ready_set.pop(0)
+        placed[i] = _place(nodes[i], placed, busy_ports, budget_ns)
+        for s in succs[i]:
+            waiting[s] -= 1
+            if waiting[s] == 0:
+                ready_set.append(s)
+    assert all(p is not None for p in placed), "dependence cycle in a straight-line segment"
+    return placed  # type: ignore[return-value]
+
+
+def _place(node: Node, placed, busy_ports, budget_ns: float) -> Placement:
+    earliest = 0
+    for p in node.data_preds:
+        earliest = max(earliest, placed[p].ready)
+    for p, distance in node.order_preds:
+        earliest = max(earliest, placed[p].cycle + distance)
+    cycle = earliest
+    while True:
+        arrival = max(
+            (placed[p].finish_ns for p in node.data_preds if placed[p].ready == cycle),
+            default=0.0,
+        )
+        fits = arrival == 0.0 or arrival + node.delay <= budget_ns
+        if fits and (node.port is None or (node.port, cycle) not in busy_ports):
+            break
+        cycle += 1
+    if node.port is not None:
+        busy_ports.add((node.port, cycle))
+    if node.latency == 0:
+        return Placement(cycle, cycle, arrival + node.delay)
+    return Placement(cycle, cycle + node.latency, node.out_delay)
+
+
+# -- the pass ---------------------------------------------------------------------------
+
+
+def schedule_segment(ops: list[Operation], budget_ns: float) -> list[Placement]:
+    index = {op: i for i, op in enumerate(ops)}
+    nodes = []
+    last_store: dict = {}
+    loads_since_store: dict = {}
+    for i, op in enumerate(ops):
+        cost = op_cost(op)
+        preds = []
+        for v in op.operands:
+            owner = v.owner
+            if isinstance(owner, Operation) and owner in index:
+                preds.append(index[owner])
+        node = Node(cost.latency, cost.delay_ns, cost.out_delay_ns, sorted(set(preds)))
+        if isinstance(op, (memref.LoadOp, memref.StoreOp)):
+            mem = op.memref
+            scalar = is_scalar_memref(mem)
+            if not scalar:
+                node.port = mem
+            if mem in last_store:
+                node.order_preds.append((last_store[mem], 1))
+            if isinstance(op, memref.StoreOp):
+                for load in loads_since_store.get(mem, []):
+                    node.order_preds.append((load, 0 if scalar else 1))
+                last_store[mem] = i
+                loads_since_store[mem] = []
+            else:
+                loads_since_store.setdefault(mem, []).append(i)
+        nodes.append(node)
+    return schedule_nodes(nodes, budget_ns)
+
+
+def segment_length(ops: list[Operation]) -> int:
+    return max((op.attributes[READY_ATTR].value.data for op in ops), default=-1) + 1
+
+
+def schedule_module(module: ModuleOp, clock_period_ns: float) -> None:
+    """Annotate every scheduled op with its cycle and ready cycle within its segment."""
+    budget = clock_period_ns - oplib.REGISTER_RESERVE_NS
+    for op in list(module.walk()):
+        for region in op.regions:
+            for block in region.blocks:
+                for item in split_block(block):
+                    if isinstance(item, list):
+                        for seg_op, placement in zip(item, schedule_segment(item, budget)):
+                            seg_op.attributes[CYCLE_ATTR] = IntegerAttr(placement.cycle, i64)
+                            seg_op.attributes[READY_ATTR] = IntegerAttr(placement.ready, i64)
