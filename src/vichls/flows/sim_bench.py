@@ -41,6 +41,11 @@ BAD_ACCESS_TEXT = {
 }
 
 
+
+def _unsigned(value) -> int:
+    """A signal's value as an unsigned int: a LogicArray, or a Logic for a 1-bit port."""
+    return int(value.to_unsigned()) if hasattr(value, "to_unsigned") else int(value)
+
 async def _run_design(dut, meta: dict, workdir: Path, max_cycles: int, results: dict) -> None:
     p, name = meta["prefix"], meta["name"]
     rst, go, fin = getattr(dut, f"{p}_rst"), getattr(dut, f"{p}_go"), getattr(dut, f"{p}_fin")
@@ -101,7 +106,7 @@ async def _run_design(dut, meta: dict, workdir: Path, max_cycles: int, results: 
             rst.value = 0
             return
         done_calls.append(
-            {"ret": None if ret is None else int(ret.value.to_unsigned()), "cycles": n, "images": images}
+            {"ret": None if ret is None else _unsigned(ret.value), "cycles": n, "images": images}
         )
 
 
