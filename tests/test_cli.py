@@ -11,7 +11,7 @@ import pytest
 from vichls.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-GEMM = ROOT / "examples" / "gemm.py"
+GEMM = ROOT / "tests" / "data" / "frontend_kernels.py"  # gemm, helper, caller, ...
 
 
 def test_help_lists_commands(capsys):
@@ -45,9 +45,9 @@ def test_mlir_package_compiles_to_the_same_verilog(tmp_path):
 
 def test_compile_cpu_writes_llvm_and_object(tmp_path, capsys):
     out = tmp_path / "c"
-    assert main(["compile", str(GEMM), "--top", "dot", "--target", "cpu", "-o", str(out)]) == 0
-    assert "define" in (out / "dot.ll").read_text()
-    assert (out / "dot.o").read_bytes()[:4] == b"\x7fELF"
+    assert main(["compile", str(GEMM), "--top", "caller", "--target", "cpu", "-o", str(out)]) == 0
+    assert "define" in (out / "caller.ll").read_text()
+    assert (out / "caller.o").read_bytes()[:4] == b"\x7fELF"
 
 
 @pytest.mark.parametrize("kind,needle", [("loop", "affine.for"), ("verilog", "module gemm"),
@@ -58,14 +58,14 @@ def test_emit_prints_one_level(capsys, kind, needle):
 
 
 def test_emit_llvm(capsys):
-    assert main(["compile", str(GEMM), "--top", "dot", "--target", "cpu", "--emit", "llvm"]) == 0
+    assert main(["compile", str(GEMM), "--top", "caller", "--target", "cpu", "--emit", "llvm"]) == 0
     assert "define" in capsys.readouterr().out
 
 
 def test_several_kernels_need_top(tmp_path, capsys):
     assert main(["compile", str(GEMM), "-o", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
-    assert "--top" in err and "dot" in err and "gemm" in err
+    assert "--top" in err and "caller" in err and "gemm" in err
 
 
 def test_missing_file(capsys):
@@ -84,6 +84,6 @@ def test_verilog_is_deterministic_across_processes(tmp_path):
 
 
 def test_sim_command_agrees(capsys):
-    assert main(["sim", str(GEMM), "--top", "dot", "--runs", "4", "--seed", "3"]) == 0
+    assert main(["sim", str(GEMM), "--top", "caller", "--runs", "4", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "4 runs, 0 mismatches" in out and "cycles:" in out

@@ -57,6 +57,7 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
+from vichls.errors import VichlsError
 from vichls.flows.sim_harness import (
     HARNESS_TOP,
     LIBRARY,
@@ -97,7 +98,7 @@ _BENCH_MODULE = "sim_bench"  # loaded as a top-level module: see sim_bench.py
 _WALL_TIMEOUT_S = 3600
 
 
-class SimError(RuntimeError):
+class SimError(VichlsError):
     """The simulation of a design failed: the build, a timeout, or an interface violation."""
 
 

@@ -26,8 +26,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from vichls.errors import VichlsError
 
-class ToolError(RuntimeError):
+
+class ToolError(VichlsError):
     """An external tool is missing or failed in a way that is not the design's fault."""
 
 

@@ -9,11 +9,18 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import FileLineColLoc
 
+from vichls.errors import VichlsError
 
-class FpgaError(Exception):
+
+class FpgaError(VichlsError):
+    """The FPGA back end cannot compile this IR; ``location`` is the op's FileLineColLoc."""
+
     def __init__(self, message: str, location=None):
-        super().__init__(message)
-        self.message = message
+        if isinstance(location, FileLineColLoc):
+            super().__init__(message, location.filename.data, location.line.data,
+                             location.column.data)
+        else:
+            super().__init__(message)
         self.location = location
 
     @classmethod
