@@ -87,3 +87,21 @@ def test_sim_command_agrees(capsys):
     assert main(["sim", str(GEMM), "--top", "caller", "--runs", "4", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "4 runs, 0 mismatches" in out and "cycles:" in out
+
+
+def test_module_level_schedule_applies(tmp_path, capsys):
+    src = ("from vichls import kernel, int32\nimport vichls\nN = 16\n\n"
+           "@kernel\ndef dot(x: int32[N], y: int32[N]) -> int32:\n"
+           "    acc: int32 = 0\n    for i in range(N):\n        acc += x[i] * y[i]\n"
+           "    return acc\n")
+    plain, unrolled = tmp_path / "plain.py", tmp_path / "unrolled.py"
+    plain.write_text(src)
+    unrolled.write_text(src + "\ns = vichls.customize(dot)\ns.unroll('i', factor=4)\n")
+    latency = {}
+    for path in (plain, unrolled):
+        out = tmp_path / path.stem
+        assert main(["compile", str(path), "-o", str(out)]) == 0
+        latency[path.stem] = json.loads((out / "dot.report.json").read_text())["latency"]["max"]
+    assert latency["unrolled"] < latency["plain"]
+    assert main(["sim", str(unrolled), "--runs", "3"]) == 0
+    assert "3 runs, 0 mismatches" in capsys.readouterr().out

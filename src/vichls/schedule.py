@@ -1,9 +1,11 @@
 """Directives (customizations) kept apart from the algorithm: ``vichls.customize(k)``.
 
 A ``Schedule`` records directives against a kernel's loops and arrays, checks that they name
-things that exist, and builds the kernel for a target. Directives the compiler cannot
-honour yet are refused at build time with an error that names the directive and where it
-was written, rather than being silently ignored.
+things that exist, and builds the kernel for a target. The loop directives (unroll, tile,
+reorder, flatten) are applied to the loop-level IR by ``vichls.directives`` before the back
+ends; the directives the compiler cannot honour yet (pipeline, partition, dataflow) are
+refused at build time with an error that names the directive and where it was written,
+rather than being silently ignored.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ class Directive:
     options: tuple  # sorted (key, value) pairs
     filename: str | None = None
     line: int | None = None
+    col: int | None = None
 
     def spelled(self) -> str:
         parts = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.options]
@@ -53,19 +56,33 @@ class Schedule:
     # -- recording --------------------------------------------------------------------------
     def _record(self, directive: str, args: tuple, **options) -> "Schedule":
         caller = inspect.stack()[2]
-        d = Directive(directive, args, tuple(sorted(options.items())), caller.filename, caller.lineno)
+        positions = getattr(caller, "positions", None)  # Python 3.11+: the call's columns
+        col = positions.col_offset + 1 if positions and positions.col_offset is not None else None
+        d = Directive(directive, args, tuple(sorted(options.items())), caller.filename,
+                      caller.lineno, col)
         self._validate(d)
         self.directives.append(d)
         return self
 
     def _fail(self, d: Directive, why: str) -> DirectiveError:
-        return DirectiveError(f"{d.spelled()}: {why}", d.filename, d.line)
+        return DirectiveError(f"{d.spelled()}: {why}", d.filename, d.line, d.col)
+
+    def _tiled_names(self) -> set[str]:
+        """Names of the loops made by earlier tile directives ("j.outer", "j.inner")."""
+        names = set()
+        for d in self.directives:
+            if d.kind == "tile":
+                base = d.args[0].split("/")[-1]
+                names |= {f"{base}.outer", f"{base}.inner"}
+        return names
 
     def _find_loops(self, d: Directive, name: str):
         kt = self.kernel.tree()
         parts = tuple(name.split("/"))
         found = [loop for path, label, loop in _loops(kt.body)
                  if label == name or path[-len(parts):] == parts]
+        if not found and parts[-1] in self._tiled_names():
+            return []  # made by a tile directive; directives.py finds it in the IR
         if not found:
             names = sorted({p[-1] for p, _, _ in _loops(kt.body)}
                            | {lab for _, lab, _ in _loops(kt.body) if lab})
@@ -77,7 +94,8 @@ class Schedule:
         kt = self.kernel.tree()
         opts = dict(d.options)
         if d.kind in ("pipeline", "unroll", "tile", "reorder", "flatten"):
-            for name in d.args:
+            loop_names = d.args[:-1] if d.kind == "tile" else d.args  # tile's last is a size
+            for name in loop_names:
                 if not isinstance(name, str):
                     raise self._fail(d, "loops are named by strings")
                 self._find_loops(d, name)
@@ -137,9 +155,21 @@ class Schedule:
     # -- building -------------------------------------------------------------------------------
     def check_supported(self) -> None:
         """Refuse every directive the compiler cannot honour yet."""
+        from vichls.directives import LOOP_DIRECTIVES
+
         for d in self.directives:
-            raise self._fail(d, "this directive is recognised but not implemented yet in "
-                                "this version of vichls; remove it to build the design")
+            if d.kind not in LOOP_DIRECTIVES:
+                raise self._fail(d, "this directive is recognised but not implemented yet in "
+                                    "this version of vichls; remove it to build the design")
+
+    def module(self):
+        """A fresh loop-level IR module of the kernel with the loop directives applied."""
+        from vichls.directives import apply_directives
+
+        self.check_supported()
+        module = self.kernel.module()
+        apply_directives(module, self.directives, self.kernel.tree())
+        return module
 
     def build(self, target: str = "fpga", *, clock_period_ns: float = 10.0):
         """Compile for ``target``: "fpga" gives an FpgaDesign (Verilog + report), "cpu" a
@@ -148,9 +178,7 @@ class Schedule:
         if target not in TARGETS:
             raise DirectiveError(f"unknown target {target!r} (expected one of "
                                  f"{', '.join(TARGETS)})")
-        self.check_supported()
-        module = self.kernel.module()
-        return build_module(module, target, clock_period_ns=clock_period_ns)
+        return build_module(self.module(), target, clock_period_ns=clock_period_ns)
 
 
 def build_module(module, target: str, *, clock_period_ns: float = 10.0):

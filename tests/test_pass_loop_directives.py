@@ -1,0 +1,119 @@
+"""Tests of vichls.directives through the Schedule API: loops found by variable, path, label
+and tile-made names; directives applied in order; errors naming the directive and why;
+pipeline, partition and dataflow still refused."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.dialects import affine
+
+import vichls
+from loop_ir import affine_loops, assert_cpu_agrees, bounded, matmul, shift_left, strided
+from vichls.errors import DirectiveError
+from vichls.passes.loop_utils import LOOP_NAME, constant_bounds
+
+
+def _uppers(module):
+    return [constant_bounds(loop).upper for loop in affine_loops(module)]
+
+
+def test_loops_by_variable_path_and_label():
+    s = vichls.customize(strided).unroll("cols", factor=2)
+    m = s.module()
+    assert [loop.step.value.data for loop in affine_loops(m)] == [2, 2]
+    assert_cpu_agrees(strided, m)
+    m = vichls.customize(matmul).unroll("i/k/j").module()
+    assert _uppers(m) == [4, 6]
+    assert_cpu_agrees(matmul, m)
+    m = vichls.customize(matmul).unroll("k/j", factor=5).unroll("k").module()
+    assert _uppers(m) == [4]
+    assert_cpu_agrees(matmul, m)
+
+
+def test_tile_names_feed_later_directives_and_no_names_are_left():
+    s = vichls.customize(matmul)
+    s.tile("j", 5).tile("k", 3).reorder("k.outer", "j.outer", "k.inner", "j.inner")
+    s.unroll("j.inner")
+    m = s.module()
+    assert not any(LOOP_NAME in op.attributes for op in m.walk())
+    assert _uppers(m) == [4, 2, 1, 3]
+    assert_cpu_agrees(matmul, m)
+    m = vichls.customize(matmul).tile("k", 2).flatten("k.outer", "k.inner").module()
+    assert _uppers(m) == [4, 6, 5]
+    assert_cpu_agrees(matmul, m)
+
+
+def test_a_tile_remainder_makes_the_nest_imperfect():
+    s = vichls.customize(matmul).tile("j", 2).reorder("j.outer", "k")
+    with pytest.raises(DirectiveError, match="not a perfectly nested band"):
+        s.module()
+
+
+def test_a_tiled_reduction_may_be_reordered():
+    m = vichls.customize(matmul).tile("k", 3).reorder("k.inner", "k.outer").module()
+    assert _uppers(m) == [4, 3, 2, 5]
+    assert_cpu_agrees(matmul, m)
+
+
+def test_reorder_and_flatten_through_the_schedule():
+    m = vichls.customize(matmul).reorder("j", "k").flatten("i", "j").module()
+    assert _uppers(m) == [20, 6]
+    assert_cpu_agrees(matmul, m)
+
+
+@pytest.mark.parametrize("build, why", [
+    (lambda s: s.unroll("i", factor=2), "not an affine.for with constant bounds"),
+    (lambda s: s.tile("i", 2), "not an affine.for with constant bounds"),
+])
+def test_loops_with_variable_bounds_are_refused(build, why):
+    with pytest.raises(DirectiveError, match=why) as e:
+        build(vichls.customize(bounded)).module()
+    assert "s." in str(e.value) and e.value.filename.endswith("test_pass_loop_directives.py")
+
+
+def test_imperfect_nests_and_illegal_orders_are_refused():
+    with pytest.raises(DirectiveError, match=r"s\.flatten\('i', 'cols'\).*") :
+        vichls.customize(strided).unroll("cols", factor=2).flatten("i", "cols").module()
+    with pytest.raises(DirectiveError, match=r"s\.reorder\('j', 'i'\): it could change"):
+        vichls.customize(shift_left).reorder("j", "i").module()
+    with pytest.raises(DirectiveError, match="outermost first"):
+        vichls.customize(matmul).flatten("j", "k").module()
+    with pytest.raises(DirectiveError, match="no loop named 'cols'"):
+        vichls.customize(strided).unroll("cols").unroll("cols").module()
+
+
+def test_unknown_loops_are_refused_when_recorded():
+    with pytest.raises(DirectiveError, match="no loop named 'x'"):
+        vichls.customize(matmul).unroll("x")
+    with pytest.raises(DirectiveError, match="no loop named 'j.inner'"):
+        vichls.customize(matmul).unroll("j.inner")
+
+
+@pytest.mark.parametrize("build", [
+    lambda s: s.pipeline("j", ii=1),
+    lambda s: s.partition("B", dim=1, factor=2),
+    lambda s: s.dataflow(),
+])
+def test_pipeline_partition_dataflow_stay_refused(build):
+    s = build(vichls.customize(matmul).unroll("j"))
+    with pytest.raises(DirectiveError, match="not implemented yet"):
+        s.build("cpu")
+    with pytest.raises(DirectiveError, match="not implemented yet"):
+        s.module()
+
+
+def test_the_kernel_module_itself_is_unchanged():
+    before = str(matmul.module())
+    vichls.customize(matmul).unroll("j").module()
+    assert str(matmul.module()) == before
+    assert isinstance(affine_loops(matmul.module())[0], affine.ForOp)
+
+
+def test_every_op_keeps_a_source_location():
+    s = vichls.customize(strided).tile("cols", 5).flatten("i", "cols.outer")
+    s.unroll("cols.inner")
+    m = s.module()
+    for op in m.walk():
+        if op.name != "builtin.module":
+            assert "unknown" not in str(op.location), op.name
+    assert_cpu_agrees(strided, m)

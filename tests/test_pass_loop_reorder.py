@@ -1,0 +1,58 @@
+"""IR-level tests of passes/loop_reorder: permuted headers over an unchanged body, pure ops
+sunk, and the refusals that keep results bit-exact."""
+
+from __future__ import annotations
+
+import pytest
+
+from loop_ir import affine_loops, assert_cpu_agrees, horner, matmul, shift_left, strided
+from vichls.passes.loop_reorder import reorder_band
+from vichls.passes.loop_utils import LoopTransformError, constant_bounds
+
+
+def _uppers(module):
+    return [constant_bounds(loop).upper for loop in affine_loops(module)]
+
+
+def test_interchange_of_the_reduction_and_the_column_loop():
+    m = matmul.module()
+    loops = affine_loops(m)
+    body_ops_before = [op.name for op in loops[2].body.block.ops]
+    reorder_band(loops[1:], [1, 0])
+    assert _uppers(m) == [4, 5, 6]
+    new = affine_loops(m)
+    assert [op.name for op in new[2].body.block.ops] == body_ops_before
+    hints = [loop.body.block.args[0].name_hint for loop in new]
+    assert hints == ["i", "j", "k"]
+    assert_cpu_agrees(matmul, m)
+
+
+def test_full_permutation_keeping_the_reduction_order():
+    m = matmul.module()
+    reorder_band(affine_loops(m), [2, 1, 0])  # j, k, i: C[i, j] still sums over k in order
+    assert _uppers(m) == [5, 6, 4]
+    assert_cpu_agrees(matmul, m)
+
+
+def test_integer_reductions_reorder_freely():
+    m = strided.module()  # s += b[i, j] after b[i, j] = ...: a sum in any order
+    reorder_band(affine_loops(m), [1, 0])
+    assert_cpu_agrees(strided, m)
+
+
+def test_an_order_dependent_update_and_a_shifted_store_are_refused():
+    m = horner.module()
+    with pytest.raises(LoopTransformError, match="could change the result"):
+        reorder_band(affine_loops(m), [1, 0])
+    m = shift_left.module()
+    with pytest.raises(LoopTransformError, match="not always at the same affine index"):
+        reorder_band(affine_loops(m), [1, 0])
+
+
+def test_identity_order_changes_nothing_and_bad_orders_are_refused():
+    m = matmul.module()
+    text = str(m)
+    reorder_band(affine_loops(m), [0, 1, 2])
+    assert str(m) == text
+    with pytest.raises(LoopTransformError, match="permutation"):
+        reorder_band(affine_loops(m), [0, 0, 1])

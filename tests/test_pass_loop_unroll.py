@@ -1,0 +1,74 @@
+"""IR-level tests of passes/loop_unroll: full unroll, unroll by a factor with and without a
+remainder, offsets folded into the affine maps, locations kept, refusals."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.dialects import affine
+
+from loop_ir import accesses, affine_loops, assert_cpu_agrees, maps_of, matmul, shifted_copy
+from loop_ir import bounded
+from vichls.passes.loop_unroll import unroll_loop
+from vichls.passes.loop_utils import LoopTransformError
+
+
+def test_full_unroll_replaces_the_loop_by_constant_copies():
+    m = shifted_copy.module()
+    assert unroll_loop(affine_loops(m)[0]) is None
+    assert not affine_loops(m)
+    loads = [op for op in accesses(m) if isinstance(op, affine.LoadOp)]
+    assert maps_of(loads) == [f"() -> ({i + 1})" for i in range(2, 12)]
+    assert_cpu_agrees(shifted_copy, m)
+
+
+@pytest.mark.parametrize("factor, main_upper, copies_after", [(2, 12, 0), (3, 11, 1), (4, 10, 2)])
+def test_unroll_by_factor_with_remainder(factor, main_upper, copies_after):
+    m = shifted_copy.module()
+    loop = unroll_loop(affine_loops(m)[0], factor)
+    assert loop is not None and loop.step.value.data == factor
+    assert loop.upperBoundMap.data.results[0].value == main_upper
+    inside = [op for op in loop.body.block.ops if isinstance(op, affine.LoadOp)]
+    assert maps_of(inside) == [f"(d0) -> ((d0 + {k + 1}))" for k in range(factor)]
+    outside = [op for op in loop.parent_block().ops if isinstance(op, affine.StoreOp)]
+    assert maps_of(outside) == [f"() -> ({main_upper + k})" for k in range(copies_after)]
+    assert_cpu_agrees(shifted_copy, m)
+
+
+def test_copies_keep_their_locations():
+    m = shifted_copy.module()
+    store_loc = next(op for op in accesses(m) if isinstance(op, affine.StoreOp)).location
+    unroll_loop(affine_loops(m)[0], 3)
+    stores = [op for op in accesses(m) if isinstance(op, affine.StoreOp)]
+    assert len(stores) == 4 and all(op.location == store_loc for op in stores)
+    assert all("unknown" not in str(op.location) for op in m.walk() if op.name != "builtin.module")
+
+
+def test_unrolling_an_outer_loop_copies_the_inner_loops():
+    m = matmul.module()
+    unroll_loop(affine_loops(m)[0], 2)
+    loops = affine_loops(m)
+    assert len(loops) == 5 and loops[0].step.value.data == 2
+    a_maps = {s for s in maps_of(accesses(m)) if "d1" in s}
+    assert "(d0, d1) -> ((d0 + 1), d1)" in a_maps
+    assert_cpu_agrees(matmul, m)
+
+
+def test_a_factor_with_one_main_iteration_unrolls_completely():
+    m = shifted_copy.module()
+    assert unroll_loop(affine_loops(m)[0], 9) is None
+    assert not affine_loops(m) and len(accesses(m)) == 20
+    assert_cpu_agrees(shifted_copy, m)
+
+
+def test_a_factor_of_one_changes_nothing():
+    m = matmul.module()
+    text = str(m)
+    unroll_loop(affine_loops(m)[2], 1)
+    assert str(m) == text
+
+
+def test_loops_without_constant_bounds_are_refused():
+    m = bounded.module()
+    loop = next(op for op in m.walk() if op.name == "scf.for")
+    with pytest.raises(LoopTransformError, match="constant bounds"):
+        unroll_loop(loop, 2)
