@@ -511,8 +511,9 @@ class Checker:
                 return a
         if isinstance(node, ast.BinOp):
             if type(node.op) not in _BINOPS:
-                raise self.error(node, f"operator '{ast.unparse(node.op) if hasattr(ast, 'unparse') else node.op}' "
-                                       "is not supported (no '/', '**' or '@': integers only)")
+                symbol = _OPERATOR_SYMBOLS.get(type(node.op), type(node.op).__name__)
+                raise self.error(node, f"operator '{symbol}' is not supported (no '/', '**' "
+                                       "or '@': integers only; use '//' for division)")
             return self.binary(node, _BINOPS[type(node.op)], self.expr(node.left),
                                self.expr(node.right))
         if isinstance(node, ast.Compare):
@@ -684,6 +685,10 @@ class Checker:
 _RESERVED = {"range", "min", "max", "abs", "int_", "uint_", "vichls"}
 
 
+# ast.unparse cannot print a bare operator node; the binary operators kernels refuse
+_OPERATOR_SYMBOLS = {ast.Div: "/", ast.Pow: "**", ast.MatMult: "@"}
+
+
 def _loop_marker():
     from vichls.frontend.kernel import loop
 
@@ -702,7 +707,10 @@ def _describe(node: ast.AST) -> str:
         ast.Assert: "assert statement", ast.ClassDef: "class definition",
         ast.Starred: "starred expression", ast.NamedExpr: "walrus assignment",
         ast.GeneratorExp: "generator expression", ast.DictComp: "dict comprehension",
-        ast.SetComp: "set comprehension", ast.Slice: "slice",
+        ast.SetComp: "set comprehension", ast.Slice: "slice", ast.Match: "match statement",
+        ast.AsyncFor: "async for", ast.AsyncWith: "async with",
+        ast.AsyncFunctionDef: "nested async function definition", ast.TryStar: "try statement",
+        ast.YieldFrom: "yield",
     }
     for k, v in names.items():
         if isinstance(node, k):

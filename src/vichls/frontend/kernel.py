@@ -55,6 +55,11 @@ class Kernel:
             raise KernelError(f"syntax error: {e.msg}", filename,
                               (e.lineno or 1) + start - 1, e.offset) from None
         fdefs = [n for n in mod.body if isinstance(n, ast.FunctionDef)]
+        if not fdefs and mod.body and isinstance(mod.body[0], ast.AsyncFunctionDef):
+            node = mod.body[0]
+            raise KernelError(f"kernel '{self.name}' is an async function; kernels are plain "
+                              "functions", filename, node.lineno + start - 1,
+                              node.col_offset + indent + 1)
         if not fdefs:
             raise KernelError(f"cannot find the definition of kernel '{self.name}'", filename,
                               start)
@@ -140,17 +145,29 @@ def load_file(path: str | Path) -> dict:
     except VichlsError:
         raise
     except Exception as e:  # the user's module failed while importing
-        tb = e.__traceback__
-        line = None
-        while tb is not None:
-            if tb.tb_frame.f_code.co_filename == str(path):
-                line = tb.tb_lineno
-            tb = tb.tb_next
+        line, col = _innermost_position_in(e.__traceback__, str(path))
         raise VichlsError(f"importing the kernel file failed: {type(e).__name__}: {e}",
-                          str(path), line) from None
+                          str(path), line, col) from None
     finally:
         sys.path.pop(0)
     return vars(module)
+
+
+def _innermost_position_in(tb, filename: str) -> tuple[int | None, int | None]:
+    """(line, 1-based column) of the innermost traceback entry in ``filename``: where in
+    the user's file the failing expression starts."""
+    line = col = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename == filename:
+            line, col = tb.tb_lineno, None
+            # each bytecode instruction is 2 bytes; co_positions lists one entry per instruction
+            positions = list(code.co_positions())
+            k = tb.tb_lasti // 2
+            if 0 <= k < len(positions) and positions[k][0] == line and positions[k][2] is not None:
+                col = positions[k][2] + 1
+        tb = tb.tb_next
+    return line, col
 
 
 def load_source(source: str, filename: str = "<kernel>") -> dict:

@@ -1,0 +1,504 @@
+"""Random kernel programs for differential testing: a seeded generator and a hypothesis strategy.
+
+``generate_program(seed)`` returns the Python source of a module with one or two ``@kernel``
+functions: an optional helper kernel and the top kernel ``top``, which calls it. The top
+takes 1 to 3 arrays (1 or 2 dimensions, sizes 2 to 8) and 1 to 3 scalars of random widths
+and signedness, and returns a scalar. Bodies mix every operator, casts, ``min``/``max``/
+``abs``, comparison chains, ``and``/``or``/``not``, conditional expressions, annotated and
+unannotated locals, local arrays, every augmented assignment, nested, triangular and
+data-dependent ``for`` loops (steps of both signs), bounded ``while`` loops, ``if``/``elif``/
+``else``, ``break``, ``continue`` and early returns.
+
+Programs are valid by construction: every array index is either a loop variable whose range
+is known to fit, a constant, or a value forced into range (``uint8(e) & (D - 1)``,
+``uint8(e) % D``, ``int32(e) % D``); shift amounts are never negative; every loop has a
+constant bound on its trip count and the product of enclosing trip counts is capped, so a
+program does at most a few thousand operations. ``make_args(seed)`` builds matching
+arguments (edge values mixed with random ones); ``build_program(seed)`` gives both plus the
+parameter list. The same seed always gives the same program and arguments.
+
+It lives in the package (not only in tests/) so that ``vichls fuzz`` can use it; tests/progen.py
+re-exports it for the test suite.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from vichls.fuzz.values import array, scalar
+from vichls.types import (
+    ArrayType,
+    ScalarType,
+    bool_,
+    common_type,
+    int8,
+    int16,
+    int32,
+    int64,
+    int_,
+    type_name,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    uint_,
+)
+
+TYPES: list[ScalarType] = [
+    int8, uint8, int16, uint16, int32, uint32, int64, uint64, bool_,
+    int_(1), uint_(3), int_(5), int_(12), uint_(12), int_(17), int_(33), uint_(33), int_(63),
+    uint_(63),
+]
+BINARY_OPS = ["+", "-", "*", "//", "%", "&", "|", "^", "<<", ">>"]
+AUG_OPS = ["+=", "-=", "*=", "//=", "%=", "&=", "|=", "^=", "<<=", ">>="]
+COMPARE_OPS = ["<", "<=", ">", ">=", "==", "!="]
+SIZES = [2, 4, 8]
+MAX_LOOP_WORK = 32  # cap on the product of the trip counts of nested loops
+MAX_STATEMENTS = 28
+TOP = "top"
+
+
+@dataclass
+class GeneratedProgram:
+    seed: int
+    source: str
+    top: str
+    params: list[tuple[str, ScalarType | ArrayType]]
+    kernels: list[str]
+
+
+@dataclass
+class _LoopVar:
+    name: str
+    lo: int  # smallest value it takes
+    hi: int  # one past the largest
+
+
+@dataclass
+class _Scope:
+    scalars: dict[str, ScalarType] = field(default_factory=dict)  # params and locals
+    arrays: dict[str, ArrayType] = field(default_factory=dict)
+    loops: list[_LoopVar] = field(default_factory=list)
+    in_loop: bool = False
+    work: int = 1  # product of enclosing trip-count bounds
+
+    def child(self) -> "_Scope":
+        return _Scope(dict(self.scalars), dict(self.arrays), list(self.loops), self.in_loop, self.work)
+
+
+class _Generator:
+    """Builds one program; all randomness comes from ``self.rng``."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+        self.counter = 0
+        self.statements = 0
+        self.is_top = False
+
+    # -- names and literals ------------------------------------------------------------
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def literal(self, t: ScalarType, positive: bool = False) -> str:
+        # t.min is left out: its magnitude does not fit t, so its spelling would not either
+        choices = [0, 1, 2, 3, 5, 7, 9, 100, 1000, -1, -2, -7, t.max, t.min + 1, t.max - 1]
+        ok = [c for c in choices if t.min <= c <= t.max and (c > 0 or not positive)]
+        if not ok:
+            ok = [t.max]
+        v = self.rng.choice(ok)
+        return f"({v})" if v < 0 else str(v)
+
+    def pick_type(self) -> ScalarType:
+        return self.rng.choice(TYPES)
+
+    # -- expressions: each returns (source, type) -------------------------------------------
+    def leaf(self, s: _Scope) -> tuple[str, ScalarType]:
+        options = []
+        if s.scalars:
+            options.append("scalar")
+        if s.arrays:
+            options += ["load", "load"]
+        if s.loops:
+            options.append("loopvar")
+        kind = self.rng.choice(options)
+        if kind == "scalar":
+            name = self.rng.choice(sorted(s.scalars))
+            return name, s.scalars[name]
+        if kind == "loopvar":
+            return self.rng.choice(s.loops).name, int32
+        name = self.rng.choice(sorted(s.arrays))
+        return self.load(s, name), s.arrays[name].element
+
+    def load(self, s: _Scope, name: str, depth: int = 1) -> str:
+        shape = s.arrays[name].shape
+        idx = [self.index(s, d, depth) for d in shape]
+        if len(idx) == 2 and self.rng.random() < 0.4:
+            return f"{name}[{idx[0]}][{idx[1]}]"
+        return f"{name}[{', '.join(idx)}]"
+
+    def index(self, s: _Scope, size: int, depth: int) -> str:
+        fitting = [lv for lv in s.loops if lv.lo >= 0 and lv.hi <= size]
+        r = self.rng.random()
+        if fitting and r < 0.45:
+            return self.rng.choice(fitting).name
+        if r < 0.55 or depth <= 0:
+            return str(self.rng.randrange(size))
+        e, _ = self.expr(s, depth - 1)
+        form = self.rng.randrange(3)
+        if form == 0:
+            return f"(uint8({e}) & {size - 1})"
+        if form == 1:
+            return f"(uint8({e}) % {size})"
+        return f"(int32({e}) % {size})"
+
+    def shift_amount(self, s: _Scope, depth: int, left: ScalarType) -> tuple[str, ScalarType]:
+        """A shift amount that is never negative, whatever the common type turns out to be:
+        a positive literal of the shifted type, or a uint8 value (0..255, which is still
+        non-negative in any wider signed type)."""
+        if self.rng.random() < 0.3 and left.max >= 1:
+            return self.literal(left, positive=True), left
+        e, _ = self.expr(s, depth - 1)
+        form = self.rng.randrange(3)
+        if form == 0:
+            return f"uint8({e})", uint8
+        if form == 1:
+            return f"(uint8({e}) & 7)", uint8
+        return f"(uint8({e}) % 70)", uint8
+
+    def expr(self, s: _Scope, depth: int = 2) -> tuple[str, ScalarType]:
+        if depth <= 0 or self.rng.random() < 0.25:
+            return self.leaf(s)
+        kind = self.rng.choices(
+            ["binary", "literal_binary", "unary", "compare", "cast", "select", "minmax", "abs"],
+            weights=[6, 3, 1, 1, 2, 1, 1, 1],
+        )[0]
+        if kind == "binary":
+            op = self.rng.choice(BINARY_OPS)
+            a, ta = self.expr(s, depth - 1)
+            if op in ("<<", ">>"):
+                amount, tamount = self.shift_amount(s, depth, ta)
+                return f"({a} {op} {amount})", common_type(ta, tamount)
+            b, tb = self.expr(s, depth - 1)
+            return f"({a} {op} {b})", common_type(ta, tb)
+        if kind == "literal_binary":
+            op = self.rng.choice(BINARY_OPS)
+            a, ta = self.expr(s, depth - 1)
+            if op in ("<<", ">>"):
+                if ta.max < 1:
+                    return a, ta
+                return f"({a} {op} {self.literal(ta, positive=True)})", ta
+            lit = self.literal(ta)
+            return (f"({a} {op} {lit})" if self.rng.random() < 0.7 else f"({lit} {op} {a})"), ta
+        if kind == "unary":
+            a, ta = self.expr(s, depth - 1)
+            op = self.rng.choice(["-", "~", "not "])
+            return f"({op}{a})", (bool_ if op == "not " else ta)
+        if kind == "compare":
+            return self.compare(s, depth), bool_
+        if kind == "cast":
+            t = self.pick_type()
+            a, _ = self.expr(s, depth - 1)
+            return f"{type_name(t)}({a})", t
+        if kind == "select":
+            a, ta = self.expr(s, depth - 1)
+            b, tb = self.expr(s, depth - 1)
+            return f"({a} if {self.cond(s, depth - 1)} else {b})", common_type(ta, tb)
+        if kind == "minmax":
+            a, ta = self.expr(s, depth - 1)
+            b, tb = self.expr(s, depth - 1)
+            return f"{self.rng.choice(['min', 'max'])}({a}, {b})", common_type(ta, tb)
+        a, ta = self.expr(s, depth - 1)
+        return f"abs({a})", ta
+
+    def compare(self, s: _Scope, depth: int) -> str:
+        a, ta = self.expr(s, depth - 1)
+        parts = [a]
+        for _ in range(self.rng.choice([1, 1, 1, 2])):
+            if self.rng.random() < 0.3:
+                parts.append(self.literal(ta))
+            else:
+                parts.append(self.expr(s, depth - 1)[0])
+        ops = [self.rng.choice(COMPARE_OPS) for _ in parts[1:]]
+        text = parts[0]
+        for op, p in zip(ops, parts[1:]):
+            text += f" {op} {p}"
+        return f"({text})"
+
+    def cond(self, s: _Scope, depth: int = 2) -> str:
+        r = self.rng.random()
+        if r < 0.55 or depth <= 0:
+            return self.compare(s, max(depth, 1))
+        if r < 0.7:
+            return self.expr(s, depth - 1)[0]  # an integer's truth value
+        if r < 0.8:
+            return f"(not {self.cond(s, depth - 1)})"
+        op = self.rng.choice(["and", "or"])
+        return f"({self.cond(s, depth - 1)} {op} {self.cond(s, depth - 1)})"
+
+    # -- statements: each appends indented lines ---------------------------------------------
+    def block(self, s: _Scope, indent: int, count: int) -> list[str]:
+        lines: list[str] = []
+        for _ in range(count):
+            if self.statements >= MAX_STATEMENTS:
+                break
+            lines += self.statement(s, indent)
+        if not lines:
+            lines = self.filler(s, indent)
+        return lines
+
+    def filler(self, s: _Scope, indent: int) -> list[str]:
+        """A harmless statement where a block would otherwise be empty (no ``pass``: the
+        language does not promise it)."""
+        name = self.fresh("v")
+        s.scalars[name] = int32
+        return ["    " * indent + f"{name}: int32 = {self.rng.randrange(10)}"]
+
+    def statement(self, s: _Scope, indent: int) -> list[str]:
+        self.statements += 1
+        pad = "    " * indent
+        kinds = ["declare", "assign", "augassign", "store", "store", "if", "for", "for", "while"]
+        weights = [3, 2, 3, 4, 3, 2, 3, 1, 1]
+        if s.in_loop:
+            kinds += ["break", "continue"]
+            weights += [1, 1]
+            if self.is_top:
+                kinds.append("return")
+                weights.append(1)
+        kind = self.rng.choices(kinds, weights=weights)[0]
+        # locals and scalar parameters may be assigned (never loop variables or counters)
+        locals_ = [n for n in s.scalars if n[0] in "vsy"]
+        if kind in ("assign", "augassign") and not locals_:
+            kind = "declare"
+        if kind == "declare":
+            name = self.fresh("v")
+            e, te = self.expr(s)
+            if self.rng.random() < 0.6 or "if" in e or "min(" in e or "max(" in e:
+                t = self.pick_type()
+                s.scalars[name] = t
+                return [f"{pad}{name}: {type_name(t)} = {e}"]
+            s.scalars[name] = te  # an unannotated first assignment takes the expression's type
+            return [f"{pad}{name} = {e}"]
+        if kind == "assign":
+            return [f"{pad}{self.rng.choice(locals_)} = {self.expr(s)[0]}"]
+        if kind == "augassign":
+            name = self.rng.choice(locals_)
+            return [f"{pad}{name} {self.aug_rhs(s, s.scalars[name])}"]
+        if kind == "store":
+            if not s.arrays:
+                return self.filler(s, indent)
+            name = self.rng.choice(sorted(s.arrays))
+            target = self.load(s, name)
+            if self.rng.random() < 0.5:
+                return [f"{pad}{target} = {self.expr(s)[0]}"]
+            return [f"{pad}{target} {self.aug_rhs(s, s.arrays[name].element)}"]
+        if kind == "if":
+            return self.if_statement(s, indent)
+        if kind == "for":
+            return self.for_statement(s, indent)
+        if kind == "while":
+            return self.while_statement(s, indent)
+        if kind in ("break", "continue"):
+            return [f"{pad}if {self.cond(s, 1)}:", f"{pad}    {kind}"]
+        return [f"{pad}if {self.cond(s, 1)}:", f"{pad}    return {self.expr(s)[0]}"]
+
+    def aug_rhs(self, s: _Scope, target: ScalarType) -> str:
+        op = self.rng.choice(AUG_OPS)
+        if op in ("<<=", ">>="):
+            return f"{op} {self.shift_amount(s, 2, target)[0]}"
+        if self.rng.random() < 0.3:
+            return f"{op} {self.literal(target)}"
+        return f"{op} {self.expr(s)[0]}"
+
+    def if_statement(self, s: _Scope, indent: int) -> list[str]:
+        pad = "    " * indent
+        lines = [f"{pad}if {self.cond(s)}:"] + self.block(s.child(), indent + 1, self.rng.randint(1, 3))
+        for _ in range(self.rng.choice([0, 0, 1, 2])):
+            lines += [f"{pad}elif {self.cond(s)}:"] + self.block(s.child(), indent + 1, self.rng.randint(1, 2))
+        if self.rng.random() < 0.5:
+            lines += [f"{pad}else:"] + self.block(s.child(), indent + 1, self.rng.randint(1, 2))
+        return lines
+
+    def for_statement(self, s: _Scope, indent: int) -> list[str]:
+        pad = "    " * indent
+        name = self.fresh("i")
+        outer = [lv for lv in s.loops if lv.lo >= 0 and lv.hi <= 8]
+        form = self.rng.randrange(6 if outer else 4)
+        if form == 0:
+            n = self.rng.randint(1, 8)
+            header, var, trips = f"range({n})", _LoopVar(name, 0, n), n
+        elif form == 1:
+            lo = self.rng.randint(-3, 4)
+            hi = self.rng.randint(lo, 8)
+            header, var, trips = f"range({lo}, {hi})", _LoopVar(name, lo, hi), max(1, hi - lo)
+        elif form == 2:
+            hi = self.rng.randint(-1, 7)
+            lo = self.rng.randint(hi - 8, hi)
+            step = self.rng.choice([-1, -1, -2, -3])
+            header, var = f"range({hi}, {lo}, {step})", _LoopVar(name, lo + 1, hi + 1)
+            trips = max(1, hi - lo)
+        elif form == 3:
+            e = self.expr(s, 1)[0]
+            if self.rng.random() < 0.5:
+                header, var, trips = f"range(uint8({e}) & 7)", _LoopVar(name, 0, 7), 7
+            else:
+                header, var, trips = f"range(uint8({e}) % 5, 6)", _LoopVar(name, 0, 6), 6
+        elif form == 4:
+            o = self.rng.choice(outer)
+            header, var, trips = f"range({o.name} + 1)", _LoopVar(name, 0, o.hi), o.hi
+        else:
+            o = self.rng.choice(outer)
+            top = self.rng.randint(max(o.hi, 1), 8)
+            header, var, trips = f"range({o.name}, {top})", _LoopVar(name, o.lo, top), top
+        if s.work * trips > MAX_LOOP_WORK:
+            return self.filler(s, indent)
+        body = s.child()
+        body.loops.append(var)
+        body.in_loop = True
+        body.work = s.work * trips
+        return [f"{pad}for {name} in {header}:"] + self.block(body, indent + 1, self.rng.randint(1, 4))
+
+    def while_statement(self, s: _Scope, indent: int) -> list[str]:
+        pad = "    " * indent
+        bound = self.rng.randint(1, 6)
+        if s.work * bound > MAX_LOOP_WORK:
+            return self.filler(s, indent)
+        counter = self.fresh("w")
+        cond = f"{counter} < {bound}"
+        if self.rng.random() < 0.5:
+            cond += f" and {self.cond(s, 1)}"
+        body = s.child()
+        body.in_loop = True
+        body.work = s.work * bound
+        body.loops.append(_LoopVar(counter, 1, bound + 1))  # readable as a value in the body
+        lines = [f"{pad}{counter}: int32 = 0", f"{pad}while {cond}:", f"{pad}    {counter} += 1"]
+        return lines + self.block(body, indent + 1, self.rng.randint(1, 3))
+
+    # -- kernels -----------------------------------------------------------------------------
+    def array_type(self) -> ArrayType:
+        t = self.pick_type()
+        if self.rng.random() < 0.6:
+            return ArrayType(t, (self.rng.choice(SIZES),))
+        return ArrayType(t, (self.rng.choice([2, 4]), self.rng.choice(SIZES)))
+
+    def kernel(self, name: str, params: list[tuple[str, object]], ret: ScalarType | None,
+               callee: tuple[str, list[tuple[str, object]]] | None) -> list[str]:
+        s = _Scope()
+        for pname, ptype in params:
+            if isinstance(ptype, ArrayType):
+                s.arrays[pname] = ptype
+            else:
+                s.scalars[pname] = ptype
+        self.is_top = ret is not None
+        self.statements = 0
+        sig = ", ".join(f"{p}: {_spell(t)}" for p, t in params)
+        arrow = f" -> {type_name(ret)}" if ret is not None else ""
+        lines = ["@kernel", f"def {name}({sig}){arrow}:"]
+        if self.rng.random() < 0.4:
+            buf = self.fresh("buf")
+            t = ArrayType(self.pick_type(), (self.rng.choice(SIZES),))
+            lines.append(f"    {buf}: {_spell(t)} = {self.literal(t.element)}")
+            s.arrays[buf] = t
+        params_only = s.child()  # call arguments may only use what exists everywhere
+        body = self.block(s, 1, self.rng.randint(3, 7))
+        if callee is not None:
+            cname, cparams = callee
+            args = []
+            for pname, ptype in cparams:
+                if isinstance(ptype, ArrayType):
+                    args.append(next(p for p, t in params if t == ptype))
+                else:
+                    args.append(self.expr(params_only, 1)[0])
+            call = f"    {cname}({', '.join(args)})"
+            at = self.rng.randrange(len(body) + 1)
+            # calls go between top-level statements only (never inside a nested block)
+            while at < len(body) and (
+                body[at].startswith("     ") or body[at].lstrip().startswith(("elif", "else"))
+            ):
+                at += 1
+            body = body[:at] + [call] + body[at:]
+            if self.rng.random() < 0.5:
+                body.append(call)  # the same kernel called twice
+        lines += body
+        if ret is not None:
+            lines.append(f"    return {self.expr(s)[0]}")
+        return lines
+
+
+def _spell(t) -> str:
+    if isinstance(t, ArrayType):
+        return f"{type_name(t.element)}[{', '.join(map(str, t.shape))}]"
+    return type_name(t)
+
+
+def build_program(seed: int) -> GeneratedProgram:
+    """The program of ``seed``: source text, top name and parameters."""
+    g = _Generator(seed)
+    arrays = [(f"A{k}", g.array_type()) for k in range(g.rng.randint(1, 3))]
+    scalars = [(f"s{k}", g.pick_type()) for k in range(g.rng.randint(1, 3))]
+    params = arrays + scalars
+    ret = g.pick_type()
+    header = [
+        f'"""Generated by vichls.fuzz.progen from seed {seed}; top kernel: {TOP}."""',
+        "",
+        "from vichls import bool_, int8, int16, int32, int64, int_, kernel, uint8, uint16, "
+        "uint32, uint64, uint_",
+        "",
+    ]
+    kernels = []
+    callee = None
+    if g.rng.random() < 0.4:
+        shared = g.rng.choice(arrays)
+        cparams = [("X", shared[1]), ("y", g.pick_type())]
+        header += [""] + g.kernel("helper", cparams, None, None) + [""]
+        callee = ("helper", cparams)
+        kernels.append("helper")
+    header += [""] + g.kernel(TOP, params, ret, callee)
+    kernels.append(TOP)
+    return GeneratedProgram(seed, "\n".join(header) + "\n", TOP, params, kernels)
+
+
+def generate_program(seed: int) -> str:
+    """Python source of a module holding the random kernels of ``seed`` (top: ``top``)."""
+    return build_program(seed).source
+
+
+def make_args(seed: int) -> tuple:
+    """Arguments for the top kernel of ``generate_program(seed)``."""
+    return args_for([t for _, t in build_program(seed).params], seed)
+
+
+def args_for(param_types, seed: int) -> tuple:
+    """Arguments of the given parameter types drawn from ``seed`` (edge values mixed with
+    random ones); a shrunk program keeps its parameters, so it gets the same arguments."""
+    rng = np.random.default_rng([seed, 0x5EED])
+    return tuple(
+        array(rng, t.element, t.shape) if isinstance(t, ArrayType) else scalar(rng, t)
+        for t in param_types
+    )
+
+
+def load_program(seed: int, directory: Path):
+    """Write the program of ``seed`` to ``directory`` and import it (the front end reads
+    kernel source from files); returns the module, whose ``top`` is the top kernel."""
+    path = Path(directory) / f"progen_{seed}.py"
+    path.write_text(generate_program(seed))
+    module_name = f"progen_{seed}_{abs(hash(str(path)))}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def programs():
+    """A hypothesis strategy of ``GeneratedProgram`` (shrinks towards small seeds)."""
+    from hypothesis import strategies as st
+
+    return st.integers(min_value=0, max_value=2**32 - 1).map(build_program)

@@ -1,0 +1,9 @@
+# expect: 7:8: array 'A' used as a value; index it
+from vichls import kernel, bool_, int8, int16, int32, int64, int_, uint8, uint16, uint32, uint64, uint_
+import vichls
+N = 8
+@kernel
+def f(A: int32[N]) -> int32:
+    if A:
+        return 1
+    return 0

@@ -1,0 +1,11 @@
+# expect: 11:12: kernel 'g' returns no value
+from vichls import kernel, bool_, int8, int16, int32, int64, int_, uint8, uint16, uint32, uint64, uint_
+import vichls
+N = 8
+@kernel
+def g(b: int32):
+    pass
+
+@kernel
+def f(a: int32) -> int32:
+    return g(a)

@@ -1,0 +1,11 @@
+# expect: 11:7: argument 'A' of 'g' must be int32[4], got int32[8]
+from vichls import kernel, bool_, int8, int16, int32, int64, int_, uint8, uint16, uint32, uint64, uint_
+import vichls
+N = 8
+@kernel
+def g(A: int32[4]):
+    A[0] = 1
+
+@kernel
+def f(A: int32[N]):
+    g(A)

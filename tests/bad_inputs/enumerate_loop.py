@@ -1,0 +1,8 @@
+# expect: 7:14: a for loop must iterate over range(...)
+from vichls import kernel, bool_, int8, int16, int32, int64, int_, uint8, uint16, uint32, uint64, uint_
+import vichls
+N = 8
+@kernel
+def f(A: int32[N]):
+    for i in enumerate(A):
+        pass

@@ -1,0 +1,9 @@
+# expect: 8:5: 'global statement' is not supported in a kernel
+from vichls import kernel, bool_, int8, int16, int32, int64, int_, uint8, uint16, uint32, uint64, uint_
+import vichls
+N = 8
+G = 1
+@kernel
+def f(a: int32):
+    global G
+    G = a

@@ -1,0 +1,8 @@
+# expect: 8:7: index 9 is out of range for dimension of size 8 of 'A'
+from vichls import kernel, bool_, int8, int16, int32, int64, int_, uint8, uint16, uint32, uint64, uint_
+import vichls
+N = 8
+K_IDX = 9
+@kernel
+def f(A: int32[N]):
+    A[K_IDX] = 0

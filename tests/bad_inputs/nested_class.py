@@ -1,0 +1,8 @@
+# expect: 7:5: 'class definition' is not supported in a kernel
+from vichls import kernel, bool_, int8, int16, int32, int64, int_, uint8, uint16, uint32, uint64, uint_
+import vichls
+N = 8
+@kernel
+def f(A: int32[N]):
+    class C:
+        pass

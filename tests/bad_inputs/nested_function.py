@@ -1,0 +1,9 @@
+# expect: 7:5: 'nested function definition' is not supported in a kernel
+from vichls import kernel, bool_, int8, int16, int32, int64, int_, uint8, uint16, uint32, uint64, uint_
+import vichls
+N = 8
+@kernel
+def f(A: int32[N]):
+    def g(v: int32) -> int32:
+        return v
+    A[0] = 1

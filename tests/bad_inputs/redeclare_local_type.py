@@ -1,0 +1,8 @@
+# expect: 8:5: 'x' is already declared
+from vichls import kernel, bool_, int8, int16, int32, int64, int_, uint8, uint16, uint32, uint64, uint_
+import vichls
+N = 8
+@kernel
+def f(a: int32):
+    x: int32 = 1
+    x: int8 = 2

@@ -1,0 +1,7 @@
+# expect: 7:12: max() takes at least 2 arguments
+from vichls import kernel, bool_, int8, int16, int32, int64, int_, uint8, uint16, uint32, uint64, uint_
+import vichls
+N = 8
+@kernel
+def f(A: int32[N]) -> int32:
+    return max(*A)

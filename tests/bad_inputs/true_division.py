@@ -1,0 +1,7 @@
+# expect: 7:12: operator '/' is not supported (no '/', '**' or '@': integers only;
+from vichls import kernel, bool_, int8, int16, int32, int64, int_, uint8, uint16, uint32, uint64, uint_
+import vichls
+N = 8
+@kernel
+def f(a: int32) -> int32:
+    return a / 2
