@@ -1,9 +1,12 @@
-"""Random kernel arguments that reach the corners of every type.
+"""Kernel arguments that reach the corners of every type.
 
-``vichls sim`` and the tests drive designs with these: each value is, with some probability,
-an edge value of its type (minimum, maximum, 0, 1, -1, a power of two), otherwise uniform
-over the type. A kernel whose meaning needs constrained inputs (indices read from an
-array, say) provides its own generator: a module-level ``make_inputs(rng)`` in its file.
+Edge values (minimum, maximum, -1, 0, 1 and their neighbours) are where wraparound, floor
+division, division by zero and shifts differ between a careless back end and the reference,
+so a share of every draw is edges, the rest uniform over the type's bit patterns. Arrays
+come out in the dtype that holds the element type. Everything is drawn from a
+``numpy.random.Generator``, so a seed reproduces the arguments. ``vichls sim``, ``vichls
+fuzz`` and the tests all draw here; a kernel whose meaning needs constrained inputs (indices
+read from an array, say) provides its own generator: ``make_inputs(rng)`` in its file.
 """
 
 from __future__ import annotations
@@ -15,34 +18,44 @@ from vichls.types import ArrayType, ScalarType
 
 
 def edge_values(t: ScalarType) -> list[int]:
-    vals = {t.min, t.max, 0, 1, t.wrap(-1), t.wrap(t.max - 1), t.wrap(t.min + 1)}
-    if t.width > 2:
-        vals.add(1 << (t.width - 2))
-    return sorted(t.wrap(v) for v in vals)
+    """The values of ``t`` most likely to expose a semantic bug, without duplicates."""
+    raw = [t.min, t.max, 0, 1, -1, 2, -2, t.min + 1, t.max - 1, t.max >> 1, (t.max >> 1) + 1]
+    seen: list[int] = []
+    for v in raw:
+        w = t.wrap(v)
+        if w not in seen:
+            seen.append(w)
+    return seen
 
 
-def random_scalar(t: ScalarType, rng: np.random.Generator, edge_prob: float = 0.25) -> int:
-    if rng.random() < edge_prob:
-        edges = edge_values(t)
-        return edges[int(rng.integers(len(edges)))]
-    # uniform over the type's bit patterns (numpy's integers() is limited to int64 bounds)
-    bits = int(rng.integers(0, 1 << 32)) | (int(rng.integers(0, 1 << 32)) << 32)
-    return t.wrap(bits)
+def values(rng: np.random.Generator, t: ScalarType, n: int, edge_share: float = 0.4) -> list[int]:
+    """``n`` values of ``t``: about ``edge_share`` of them edge values, the rest uniform
+    over the type's bit patterns."""
+    edges = edge_values(t)
+    bits = rng.integers(0, 2**64, size=n, dtype=np.uint64, endpoint=False)
+    out = [t.wrap(int(b)) for b in bits]
+    for k in range(n):
+        if rng.random() < edge_share:
+            out[k] = edges[int(rng.integers(len(edges)))]
+    return out
 
 
-def random_array(at: ArrayType, rng: np.random.Generator, edge_prob: float = 0.25) -> np.ndarray:
-    flat = [random_scalar(at.element, rng, edge_prob) for _ in range(at.size)]
-    return np.array(flat, dtype=object).astype(at.element.dtype).reshape(at.shape)
+def array(rng: np.random.Generator, t: ScalarType, shape, edge_share: float = 0.4) -> np.ndarray:
+    """An array of ``t`` (in ``t.dtype``) mixing edge and random values."""
+    shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    count = int(np.prod(shape))
+    return np.array(values(rng, t, count, edge_share), dtype=t.dtype).reshape(shape)
 
 
-def random_args(sig: KernelSignature, rng: np.random.Generator, edge_prob: float = 0.25) -> tuple:
-    out = []
-    for p in sig.params:
-        if isinstance(p.type, ArrayType):
-            out.append(random_array(p.type, rng, edge_prob))
-        else:
-            out.append(random_scalar(p.type, rng, edge_prob))
-    return tuple(out)
+def scalar(rng: np.random.Generator, t: ScalarType, edge_share: float = 0.5) -> int:
+    """One value of ``t``, an edge value with probability ``edge_share``."""
+    return values(rng, t, 1, edge_share)[0]
+
+
+def random_args(sig: KernelSignature, rng: np.random.Generator) -> tuple:
+    """Arguments for every parameter of ``sig``: arrays and scalars mixing edges and noise."""
+    return tuple(array(rng, p.type.element, p.type.shape) if isinstance(p.type, ArrayType)
+                 else scalar(rng, p.type) for p in sig.params)
 
 
 def copy_args(args) -> tuple:

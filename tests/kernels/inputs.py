@@ -11,18 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from vichls.inputs import array, edge_values, scalar, values  # noqa: F401 (re-exported)
 from vichls.types import ScalarType
-
-
-def edge_values(t: ScalarType) -> list[int]:
-    """The values of ``t`` most likely to expose a semantic bug, without duplicates."""
-    raw = [t.min, t.max, 0, 1, -1, 2, -2, t.min + 1, t.max - 1, t.max >> 1, (t.max >> 1) + 1]
-    seen: list[int] = []
-    for v in raw:
-        w = t.wrap(v)
-        if w not in seen:
-            seen.append(w)
-    return seen
 
 
 def random_values(rng: np.random.Generator, t: ScalarType, n: int) -> list[int]:
@@ -31,33 +21,11 @@ def random_values(rng: np.random.Generator, t: ScalarType, n: int) -> list[int]:
     return [t.wrap(int(b)) for b in bits]
 
 
-def values(rng: np.random.Generator, t: ScalarType, n: int, edge_share: float = 0.4) -> list[int]:
-    """``n`` values of ``t``: about ``edge_share`` of them edge values, the rest random."""
-    edges = edge_values(t)
-    out = random_values(rng, t, n)
-    for k in range(n):
-        if rng.random() < edge_share:
-            out[k] = edges[int(rng.integers(len(edges)))]
-    return out
-
-
-def array(rng: np.random.Generator, t: ScalarType, shape, edge_share: float = 0.4) -> np.ndarray:
-    """An array of ``t`` (in ``t.dtype``) mixing edge and random values."""
-    shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
-    count = int(np.prod(shape))
-    return np.array(values(rng, t, count, edge_share), dtype=t.dtype).reshape(shape)
-
-
 def ranged_array(rng: np.random.Generator, t: ScalarType, shape, lo: int, hi: int) -> np.ndarray:
     """An array of ``t`` with values drawn from ``lo..hi`` inclusive (for sizes, keys, ...)."""
     shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
     vals = rng.integers(lo, hi, size=shape, endpoint=True)
     return np.array([t.wrap(int(v)) for v in vals.ravel()], dtype=t.dtype).reshape(shape)
-
-
-def scalar(rng: np.random.Generator, t: ScalarType, edge_share: float = 0.5) -> int:
-    """One value of ``t``, an edge value with probability ``edge_share``."""
-    return values(rng, t, 1, edge_share)[0]
 
 
 def shift_amounts(rng: np.random.Generator, t: ScalarType, shape, width: int) -> np.ndarray:

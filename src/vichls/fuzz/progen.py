@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vichls.fuzz.values import array, scalar
+from vichls.inputs import array, scalar
 from vichls.types import (
     ArrayType,
     ScalarType,
