@@ -16,12 +16,18 @@
 
 The report (latency, loops, interface, resources, operators) is computed from the same
 scheduled IR and the same operator library.
+
+Partitioned arrays (passes/partition_arrays, run on the loop level before this back end)
+need nothing special here: each bank of a parameter is its own function argument named
+``<array>_<bank>``, hence its own ap_memory port set and its own scheduler port, and each
+bank of a local array its own RAM (or register when 0-d). The design's signature is the
+kernel's (banks folded back), and ``FpgaDesign.partitions`` tells the simulator the banks.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
@@ -37,6 +43,7 @@ from vichls.passes.emit_verilog import emit_verilog
 from vichls.passes.forward_scalar_stores import forward_scalar_stores
 from vichls.passes.hoist_loop_invariants import hoist_loop_invariants
 from vichls.passes.inline_calls import InlineError, inline_calls
+from vichls.passes.partition_arrays import original_signature, partitions_of
 from vichls.passes.remove_dead_ops import remove_dead_ops
 from vichls.passes.rotate_loads import rotate_loads
 from vichls.passes.schedule import (
@@ -60,6 +67,8 @@ class FpgaDesign:
     report: dict
     structural: ModuleOp
     signature: KernelSignature
+    # {parameter: vichls.flows.sim.Partition}: what the simulator needs to serve the banks
+    partitions: dict = field(default_factory=dict)
 
 
 _SUPPORTED_ARITH = {
@@ -120,13 +129,18 @@ def compile_fpga(module: ModuleOp, *, clock_period_ns: float = 10.0) -> FpgaDesi
     if clock_period_ns <= oplib.REGISTER_RESERVE_NS:
         raise FpgaError(f"clock period {clock_period_ns} ns is too short")
     work = module.clone()
-    top, sig = prepare(work, clock_period_ns)
-    structural = build_structural(work, top, sig)
+    top, banked_sig = prepare(work, clock_period_ns)
+    # a partitioned parameter is one function argument (hence one port set) per bank;
+    # the design's signature is the kernel's, with the banks folded back into the array
+    sig = original_signature(top)
+    structural = build_structural(work, top, banked_sig)
     structural_view = structural.clone()
     compile_control(structural)
     verilog = emit_verilog(structural)
-    report = make_report(top, sig, structural_view, structural, clock_period_ns)
-    return FpgaDesign(sig.name, verilog, report, structural_view, sig)
+    report = make_report(top, banked_sig, structural_view, structural, clock_period_ns)
+    add_partitions_to_report(report, top, sig)
+    return FpgaDesign(sig.name, verilog, report, structural_view, sig,
+                      sim_partitions(partitions_of(top)))
 
 
 # -- the report -----------------------------------------------------------------------
@@ -240,3 +254,58 @@ def make_report(
     }
 
 
+def sim_partitions(records: dict[str, dict]) -> dict:
+    """The ``Partition`` of each partitioned parameter, for ``vichls.flows.sim``; a
+    dim=0 partition of a 1-d array is its dimension 1 (the simulator's bank model covers
+    one partitioned dimension)."""
+    from vichls.flows.sim_harness import Partition
+
+    out = {}
+    for name, r in records.items():
+        if r["local"]:
+            continue
+        dim = r["dim"]
+        if dim == 0 and len(r["shape"]) == 1:
+            dim = 1
+        if dim != 0:
+            out[name] = Partition(r["kind"], r["factor"], dim)
+    return out
+
+
+def add_partitions_to_report(report: dict, top: func.FuncOp, sig: KernelSignature) -> None:
+    """Report the kernel's arrays (not the banks) with their partitioning: a partitioned
+    array parameter's entry gets "partition" {kind, factor, dim}, "banks" and the "words"
+    of each bank (ports: per bank); partitioned local arrays are listed under
+    "local_partitions"."""
+    records = partitions_of(top)
+    arrays = {}
+    for p in sig.params:
+        if not p.is_array:
+            continue
+        entry = {"ports": 1, "words": p.type.size, "width": p.scalar.width, "partition": None}
+        r = records.get(p.name)
+        if r is not None:
+            banks = r["banks"]
+            entry.update(partition={"kind": r["kind"], "factor": r["factor"], "dim": r["dim"]},
+                         banks=banks, words=_bank_words(r))  # words of each bank
+        arrays[p.name] = entry
+    report["interface"]["arrays"] = arrays
+    local = {name: {"kind": r["kind"], "factor": r["factor"], "dim": r["dim"], "banks": r["banks"]}
+             for name, r in records.items() if r["local"]}
+    if local:
+        report["local_partitions"] = local
+
+
+def _bank_words(record: dict) -> int:
+    """Words of one bank: the shape with each partitioned dimension shrunk."""
+    shape = list(record["shape"])
+    dims = range(len(shape)) if record["dim"] == 0 else [record["dim"] - 1]
+    for d in dims:
+        if record["kind"] == "complete":
+            shape[d] = 1
+        else:
+            shape[d] = -(-shape[d] // record["factor"])
+    words = 1
+    for n in shape:
+        words *= n
+    return words

@@ -175,6 +175,8 @@ class FunctionBuilder:
                 self.slots[p] = self.alloca(p.type)
         for sym in kt.locals:
             self.slots[sym] = self.alloca(sym.scalar, sym.type.shape if sym.is_array else ())
+            if sym.is_array:  # so that directives (s.partition) can find the local array
+                self.slots[sym].owner.attributes["vichls.name"] = StringAttr(sym.name)
         if kt.ret is not None:
             self.ret_slot = self.alloca(kt.ret)
         if _contains(kt.body[:-1], (T.Return,), True) or (
