@@ -69,7 +69,8 @@ def run_batch(items: list[tuple[str, object, list[tuple]]], max_cycles: int = 2_
             out.errors.append(f"cpu: {_short(e)}")
         try:
             design = compile_fpga(module)
-            designs.append(SimDesign(design.verilog, design.signature, name=name))
+            designs.append(SimDesign(design.verilog, design.signature, name=name,
+                                     partitions=design.partitions))
             calls[name] = normal
         except Exception as e:  # noqa: BLE001
             out.errors.append(f"fpga: {_short(e)}")

@@ -94,14 +94,23 @@ def test_module_level_schedule_applies(tmp_path, capsys):
            "@kernel\ndef dot(x: int32[N], y: int32[N]) -> int32:\n"
            "    acc: int32 = 0\n    for i in range(N):\n        acc += x[i] * y[i]\n"
            "    return acc\n")
-    plain, unrolled = tmp_path / "plain.py", tmp_path / "unrolled.py"
+    plain, unrolled, banked = (tmp_path / f"{n}.py" for n in ("plain", "unrolled", "banked"))
     plain.write_text(src)
     unrolled.write_text(src + "\ns = vichls.customize(dot)\ns.unroll('i', factor=4)\n")
-    latency = {}
-    for path in (plain, unrolled):
+    banked.write_text(src + "\ns = vichls.customize(dot)\ns.unroll('i', factor=4)\n"
+                      "s.partition('x', dim=1, factor=4)\ns.partition('y', dim=1, factor=4)\n")
+    latency, reports = {}, {}
+    for path in (plain, unrolled, banked):
         out = tmp_path / path.stem
         assert main(["compile", str(path), "-o", str(out)]) == 0
-        latency[path.stem] = json.loads((out / "dot.report.json").read_text())["latency"]["max"]
-    assert latency["unrolled"] < latency["plain"]
-    assert main(["sim", str(unrolled), "--runs", "3"]) == 0
+        reports[path.stem] = json.loads((out / "dot.report.json").read_text())
+        latency[path.stem] = reports[path.stem]["latency"]["max"]
+        assert main(["compile", str(path), "--target", "cpu", "-o", str(out)]) == 0
+    assert latency["banked"] < latency["unrolled"] < latency["plain"]
+    x = reports["banked"]["interface"]["arrays"]["x"]
+    assert x["partition"] == {"kind": "cyclic", "factor": 4, "dim": 1} and x["banks"] == 4
+    ports = {p["name"] for p in reports["banked"]["interface"]["ports"]}
+    assert {"x_0_address0", "x_3_q0", "y_2_ce0"} <= ports and "x_address0" not in ports
+    capsys.readouterr()
+    assert main(["sim", str(banked), "--runs", "3"]) == 0
     assert "3 runs, 0 mismatches" in capsys.readouterr().out

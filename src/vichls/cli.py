@@ -243,7 +243,8 @@ def cmd_sim(args) -> int:
                           "of range; define make_inputs(rng) in the kernel file to give "
                           "inputs in the kernel's domain", args.file)
     _log(f"vichls: building the {args.simulator} simulation (cached after the first time)")
-    model = build_simulation([SimDesign(design.verilog, design.signature)],
+    model = build_simulation([SimDesign(design.verilog, design.signature,
+                                        partitions=design.partitions)],
                              simulator=args.simulator)
     _log(f"vichls: running {len(runs)} calls")
     results = model.run(sig.name, [r[0] for r in runs], max_cycles=args.max_cycles)

@@ -43,7 +43,11 @@ from vichls.passes.emit_verilog import emit_verilog
 from vichls.passes.forward_scalar_stores import forward_scalar_stores
 from vichls.passes.hoist_loop_invariants import hoist_loop_invariants
 from vichls.passes.inline_calls import InlineError, inline_calls
-from vichls.passes.partition_arrays import original_signature, partitions_of
+from vichls.passes.partition_arrays import (
+    apply_requested_partitions,
+    original_signature,
+    partitions_of,
+)
 from vichls.passes.remove_dead_ops import remove_dead_ops
 from vichls.passes.rotate_loads import rotate_loads
 from vichls.passes.schedule import (
@@ -129,6 +133,7 @@ def compile_fpga(module: ModuleOp, *, clock_period_ns: float = 10.0) -> FpgaDesi
     if clock_period_ns <= oplib.REGISTER_RESERVE_NS:
         raise FpgaError(f"clock period {clock_period_ns} ns is too short")
     work = module.clone()
+    apply_requested_partitions(work)  # s.partition directives travel as a request attribute
     top, banked_sig = prepare(work, clock_period_ns)
     # a partitioned parameter is one function argument (hence one port set) per bank;
     # the design's signature is the kernel's, with the banks folded back into the array

@@ -119,6 +119,9 @@ class Schedule:
             rank = len(sym.type.shape)
             if not (isinstance(dim, int) and 0 <= dim <= rank):
                 raise self._fail(d, f"dim must be 0 (all) or 1..{rank} for '{name}'")
+            if dim == 0 and sym.kind == "array_param" and rank > 1 and kind != "complete":
+                raise self._fail(d, f"dim=0 partitioning of the {rank}-dimensional parameter "
+                                    f"'{name}' is not supported yet; partition one dimension")
             if kind == "complete" and sym.kind == "array_param":
                 raise self._fail(d, f"'{name}' is a parameter: complete partitioning applies "
                                     "to local arrays only (the caller serves a parameter's ports)")
@@ -158,7 +161,7 @@ class Schedule:
         from vichls.directives import LOOP_DIRECTIVES
 
         for d in self.directives:
-            if d.kind not in LOOP_DIRECTIVES:
+            if d.kind not in LOOP_DIRECTIVES and d.kind != "partition":
                 raise self._fail(d, "this directive is recognised but not implemented yet in "
                                     "this version of vichls; remove it to build the design")
 
@@ -166,9 +169,15 @@ class Schedule:
         """A fresh loop-level IR module of the kernel with the loop directives applied."""
         from vichls.directives import apply_directives
 
+        from vichls.passes.partition_arrays import request_partitions
+
         self.check_supported()
         module = self.kernel.module()
         apply_directives(module, self.directives, self.kernel.tree())
+        # partitioning is a hardware choice: recorded on the IR, applied by the FPGA back end
+        request_partitions(module, [(d.args[0], dict(d.options)["kind"], dict(d.options)["dim"],
+                                     dict(d.options)["factor"])
+                                    for d in self.directives if d.kind == "partition"])
         return module
 
     def build(self, target: str = "fpga", *, clock_period_ns: float = 10.0):
@@ -194,7 +203,7 @@ def build_module(module, target: str, *, clock_period_ns: float = 10.0):
         return design
     from vichls.flows.sim import sim_callable
 
-    return sim_callable(design.verilog, design.signature)
+    return sim_callable(design.verilog, design.signature, partitions=design.partitions)
 
 
 def customize(kernel) -> Schedule:

@@ -111,7 +111,7 @@ def banks_of(param: Param, partition: Partition | None, dual: bool) -> list[Bank
         else:
             elems = [x for x in range(b * per_bank, min(size, (b + 1) * per_bank))]
         # pad the partitioned dimension to per_bank so every bank has the same shape
-        taken = np.take(flat, elems, axis=dim) if elems else np.empty(0)
+        taken = np.take(flat, elems, axis=dim) if elems else np.empty(0, dtype=flat.dtype)
         pad = [(0, 0)] * len(shape)
         pad[dim] = (0, per_bank - len(elems))
         index = np.pad(taken.reshape([*shape[:dim], len(elems), *shape[dim + 1 :]]), pad, constant_values=-1)

@@ -521,6 +521,40 @@ def partition_arrays(module: ModuleOp, requests: list[tuple[str, str, int, int |
     partitioner.finish()
 
 
+# -- requests carried by the IR -----------------------------------------------------------
+
+REQUESTS_ATTR = "vichls.partition_requests"
+
+
+def request_partitions(module: ModuleOp, requests: list[tuple[str, str, int, int | None]]
+                       ) -> None:
+    """Record partition requests on the top function instead of applying them: the loop-level
+    package stays hardware-independent (the CPU build ignores the attribute) and the FPGA back
+    end applies them (``apply_requested_partitions``), also when it reads a .mlir package."""
+    if not requests:
+        return
+    entries = [DictionaryAttr({"array": StringAttr(n), "kind": StringAttr(k),
+                               "dim": IntegerAttr(d, 64),
+                               "factor": IntegerAttr(0 if f is None else f, 64)})
+               for n, k, d, f in requests]
+    top_function(module).attributes[REQUESTS_ATTR] = ArrayAttr(entries)
+
+
+def apply_requested_partitions(module: ModuleOp) -> None:
+    """Apply (and remove) the partition requests recorded on the top function."""
+    top = top_function(module)
+    if REQUESTS_ATTR not in top.attributes:
+        return
+    requests = []
+    for entry in top.attributes[REQUESTS_ATTR].data:
+        d = entry.data
+        factor = d["factor"].value.data
+        requests.append((d["array"].data, d["kind"].data, d["dim"].value.data,
+                         None if factor == 0 else factor))
+    del top.attributes[REQUESTS_ATTR]
+    partition_arrays(module, requests)
+
+
 # -- reading it back ------------------------------------------------------------------------
 
 
