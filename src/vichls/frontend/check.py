@@ -381,7 +381,7 @@ class Checker:
             arr, indices = self.subscript(target)
             rhs = self.expr(value_node)
             if op is not None:
-                if any(_contains_call(i) for i in indices):
+                if any(T.contains(i, (T.CallExpr,)) for i in indices):
                     raise self.error(target, "a kernel call inside the index of an augmented "
                                              "assignment is not supported")
                 cur = T.Load(arr.scalar, self.loc(target), arr, indices)
@@ -727,16 +727,5 @@ def _always_returns(stmts: list[T.Stmt]) -> bool:
     return False
 
 
-def _contains_call(e: T.Expr) -> bool:
-    if isinstance(e, T.CallExpr):
-        return True
-    for v in vars(e).values():
-        if isinstance(v, T.Expr) and _contains_call(v):
-            return True
-        if isinstance(v, list) and any(isinstance(x, T.Expr) and _contains_call(x) for x in v):
-            return True
-    return False
-
-
 def _contains_call_expr(e) -> bool:
-    return isinstance(e, T.Expr) and _contains_call(e)
+    return isinstance(e, T.Expr) and T.contains(e, (T.CallExpr,))

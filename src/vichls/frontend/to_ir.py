@@ -45,14 +45,7 @@ def _signless(value: int, width: int) -> int:
 
 def _needs_guard(e: T.Expr) -> bool:
     """Does evaluating ``e`` load memory or call a kernel (so it must not run speculatively)?"""
-    if isinstance(e, (T.Load, T.CallExpr)):
-        return True
-    for v in vars(e).values():
-        if isinstance(v, T.Expr) and _needs_guard(v):
-            return True
-        if isinstance(v, list) and any(isinstance(x, T.Expr) and _needs_guard(x) for x in v):
-            return True
-    return False
+    return T.contains(e, (T.Load, T.CallExpr))
 
 
 def _contains(stmts: list[T.Stmt], kinds: tuple, into_loops: bool) -> bool:

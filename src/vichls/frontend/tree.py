@@ -114,6 +114,18 @@ class CallExpr(Expr):
     args: list  # Expr for scalar params, Sym for array params
 
 
+def contains(e: Expr, kinds: tuple) -> bool:
+    """Does expression ``e`` hold a node of one of ``kinds`` (``e`` itself included)?"""
+    if isinstance(e, kinds):
+        return True
+    for v in vars(e).values():
+        if isinstance(v, Expr) and contains(v, kinds):
+            return True
+        if isinstance(v, list) and any(isinstance(x, Expr) and contains(x, kinds) for x in v):
+            return True
+    return False
+
+
 # -- statements ------------------------------------------------------------------------------
 
 
