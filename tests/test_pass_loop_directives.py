@@ -91,15 +91,20 @@ def test_unknown_loops_are_refused_when_recorded():
 
 @pytest.mark.parametrize("build", [
     lambda s: s.pipeline("j", ii=1),
-    lambda s: s.partition("B", dim=1, factor=2),
     lambda s: s.dataflow(),
 ])
-def test_pipeline_partition_dataflow_stay_refused(build):
+def test_pipeline_and_dataflow_stay_refused(build):
     s = build(vichls.customize(matmul).unroll("j"))
     with pytest.raises(DirectiveError, match="not implemented yet"):
         s.build("cpu")
     with pytest.raises(DirectiveError, match="not implemented yet"):
         s.module()
+
+
+def test_partition_is_recorded_for_the_fpga_build_only():
+    module = vichls.customize(matmul).unroll("j").partition("B", dim=1, factor=2).module()
+    top = next(op for op in module.ops if op.sym_name.data == "matmul")
+    assert "vichls.partition_requests" in top.attributes  # the CPU build ignores it
 
 
 def test_the_kernel_module_itself_is_unchanged():
