@@ -114,3 +114,13 @@ def test_module_level_schedule_applies(tmp_path, capsys):
     capsys.readouterr()
     assert main(["sim", str(banked), "--runs", "3"]) == 0
     assert "3 runs, 0 mismatches" in capsys.readouterr().out
+
+
+def test_sim_stops_a_reference_that_never_finishes(tmp_path, capsys):
+    path = tmp_path / "spin.py"
+    path.write_text("from vichls import kernel, int32\n\n@kernel\ndef spin(n: int32) -> int32:\n"
+                    "    i = 0\n    while i != n:\n        i += 2\n    return i\n\n"
+                    "def make_inputs(rng):\n    return (3,)\n")
+    assert main(["sim", str(path), "--runs", "1", "--reference-timeout", "0.5"]) == 2
+    err = capsys.readouterr().err
+    assert "did not finish within 0.5 s" in err and f"{path}: error:" in err

@@ -4,9 +4,11 @@ against their Python meaning in simulation."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -212,6 +214,25 @@ def _compare(sig, expected, got) -> list[str]:
     return out
 
 
+class _ReferenceTimeout(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float):
+    """Interrupt the block after ``seconds`` of wall time (main thread, POSIX)."""
+    def expire(signum, frame):
+        raise _ReferenceTimeout()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def cmd_sim(args) -> int:
     from vichls.flows.sim import SimDesign, build_simulation
     from vichls.inputs import copy_args, random_args
@@ -232,10 +253,17 @@ def cmd_sim(args) -> int:
         inputs = tuple(check_call_args(sig, inputs))
         ref_args = copy_args(inputs)
         try:
-            ret = loaded.kernel.reference()(*ref_args)
+            with _time_limit(args.reference_timeout):
+                ret = loaded.kernel.reference()(*ref_args)
         except IndexError:
             skipped += 1  # random data drove an index out of range: outside the kernel's domain
             continue
+        except _ReferenceTimeout:
+            raise VichlsError(f"the Python reference of '{sig.name}' did not finish within "
+                              f"{args.reference_timeout:g} s on run {len(runs) + skipped}: the "
+                              "kernel may not terminate for these inputs; define "
+                              "make_inputs(rng) in the kernel file or raise "
+                              "--reference-timeout", args.file) from None
         arrays = {p.name: a for p, a in zip(sig.params, ref_args) if p.is_array}
         runs.append((inputs, (ret, arrays)))
     if not runs:
@@ -328,6 +356,8 @@ def make_parser() -> argparse.ArgumentParser:
     s.add_argument("--clock-period", type=float, default=10.0, metavar="NS")
     s.add_argument("--max-cycles", type=int, default=10_000_000,
                    help="give up on a call after this many cycles (default 10,000,000)")
+    s.add_argument("--reference-timeout", type=float, default=60.0, metavar="S",
+                   help="give up on a Python reference call after S seconds (default 60)")
     s.set_defaults(func=cmd_sim)
 
     f = sub.add_parser("fuzz", help="differential fuzzing: random kernels through the Python "
