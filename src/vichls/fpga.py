@@ -50,6 +50,7 @@ from vichls.passes.partition_arrays import (
 )
 from vichls.passes.remove_dead_ops import remove_dead_ops
 from vichls.passes.rotate_loads import rotate_loads
+from vichls.passes.scalar_replacement import scalar_replacement
 from vichls.passes.schedule import (
     WIRE_OP_NAMES,
     op_cost,
@@ -121,6 +122,10 @@ def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, Kern
     value_numbering(module)
     hoist_loop_invariants(module)
     value_numbering(module)  # hoisting brings equal expressions into one block
+    # after hoisting and numbering: an element's invariant index is then one SSA value
+    # outside the loop; before rotate_loads: its profitability test must still see the
+    # body's array reads that rotation turns into register reads
+    scalar_replacement(module)
     rotate_loads(module)
     value_numbering(module)
     remove_dead_ops(module)

@@ -1,0 +1,200 @@
+"""Scalar replacement: keep an array element that a loop accumulates into in a register.
+
+Why: ``q[i] += A[i, j] * p[j]`` over ``j`` loads and stores ``q[i]`` on every iteration,
+and in hardware each access costs a memory port cycle (reads have latency 1). The element
+does not change address across the loop, so it can live in a register for the whole loop:
+
+    before the loop:   reg = M[idx]
+    in the loop:       every M[idx] access becomes a reg access
+    after the loop:    M[idx] = reg
+
+``reg`` is a 0-d ``memref.alloca`` (placed at the top of the function, as the front end
+places every alloca), which the FPGA back end keeps in a register.
+
+When a loop applies: an ``scf.for`` (never ``scf.while``: it may exit early, and its body
+may not run at all), containing no ``func.call``, and an N-d memref ``M`` defined outside
+the loop whose every use inside the loop is a ``memref.load``/``memref.store`` (at any
+nesting depth) at the same indices, each defined outside the loop (the same SSA value or
+equal constants), with at least one store among them and at least one directly in the
+loop body (so that the original surely accesses the element whenever the loop runs). Any other access to ``M`` in the
+loop may alias the element, so it blocks the transformation (conservative: no index
+arithmetic is attempted). Loops are visited inner first, so an element that is invariant
+over a whole nest moves out level by level.
+
+Profitability (``profitable_only``, the default; the FPGA back end runs without
+pipelining): the read before the loop costs a cycle each time the loop is entered, and the
+body gets shorter only if the element's read latency was on its critical path, which is
+not the case when the body reads another array anyway (read latency 1, rotated or not:
+the body already lasts two cycles). So the default transforms a loop only when the body
+reads no other array, or when a store of the element just before the loop (``q[i] = 0``)
+gives the register its start value, which also removes that store. Without it
+(``profitable_only=False``) every qualifying element moves, which is what pipelining wants:
+no loop-carried dependence through memory.
+
+Zero-trip loops: unless the bounds are constants that make the loop run, the load before
+and the store after sit in an ``scf.if`` on ``lb < ub``, so that a loop that does not run
+neither reads nor writes the element (its index might be out of range then).
+
+Assumes the IR after lower-affine (scf.for over index or i64, memref.load/store with
+index operands, calls inlined) and, like value numbering, that distinct memref values
+never alias. Runs after value numbering and loop-invariant hoisting, so that equal
+invariant index expressions are one SSA value defined outside the loop.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from vichls.passes.hoist_loop_invariants import runs_at_least_once
+
+
+def scalar_replacement(module: ModuleOp, *, profitable_only: bool = True) -> None:
+    """Apply to every qualifying (loop, array element); with ``profitable_only``, only
+    where the unpipelined schedule gets shorter (see the module docstring)."""
+    loops = [op for op in module.walk() if isinstance(op, scf.ForOp)]
+    for loop in reversed(loops):  # inner loops first
+        _replace_in(loop, profitable_only)
+
+
+def _defined_inside(value: SSAValue, loop: Operation) -> bool:
+    owner = value.owner
+    op = owner if isinstance(owner, Operation) else owner.parent_op()
+    while op is not None:
+        if op is loop:
+            return True
+        op = op.parent_op()
+    return False
+
+
+def _index_key(value: SSAValue):
+    """Equal keys mean provably equal index values: one SSA value, or equal constants."""
+    if isinstance(value.owner, arith.ConstantOp):
+        return ("constant", value.owner.value.value.data)
+    return value
+
+
+def _candidate_accesses(loop: scf.ForOp) -> dict[SSAValue, list[Operation]]:
+    """Memref -> its accesses in ``loop``, for every memref that qualifies (see the module
+    docstring); empty when the loop contains a call."""
+    uses: dict[SSAValue, list[Operation]] = {}
+    for op in loop.walk():
+        if isinstance(op, func.CallOp):
+            return {}
+        for operand in op.operands:
+            if isinstance(operand.type, MemRefType) and not _defined_inside(operand, loop):
+                uses.setdefault(operand, []).append(op)
+    qualifying = {}
+    for memory, accesses in uses.items():
+        if len(memory.type.get_shape()) == 0:
+            continue  # already a register
+        if _element_is_fixed(memory, accesses, loop):
+            qualifying[memory] = accesses
+    return qualifying
+
+
+def _element_is_fixed(memory: SSAValue, accesses: list[Operation], loop: scf.ForOp) -> bool:
+    keys = set()
+    has_store = False
+    for op in accesses:
+        if isinstance(op, memref.LoadOp) and op.memref is memory:
+            indices = op.indices
+        elif isinstance(op, memref.StoreOp) and op.memref is memory and op.value is not memory:
+            indices = op.indices
+            has_store = True
+        else:
+            return False  # passed whole, or stored as a value: not an element access
+        if any(_defined_inside(index, loop) for index in indices):
+            return False
+        keys.add(tuple(_index_key(index) for index in indices))
+    # one access runs on every iteration: then the original touches the element too, so
+    # its index is in range (one only under an if might never run, out of range)
+    unconditional = any(op.parent_op() is loop for op in accesses)
+    return has_store and unconditional and len(keys) == 1
+
+
+def _entry_block(op: Operation) -> Block:
+    while not isinstance(op.parent_op(), func.FuncOp):
+        op = op.parent_op()
+    return op.parent_block()
+
+
+def _reads_other_arrays(loop: scf.ForOp, memory: SSAValue) -> bool:
+    return any(isinstance(op, memref.LoadOp) and op.memref is not memory
+               and op.memref.type.get_shape() != () for op in loop.walk())
+
+
+def _initialised_just_before(loop: scf.ForOp, memory: SSAValue, indices) -> bool:
+    """Whether a store to the element precedes ``loop`` in its block with nothing in
+    between that uses ``memory`` or has regions (what _absorb_earlier_store takes)."""
+    key = tuple(_index_key(index) for index in indices)
+    op = loop.prev_op
+    while op is not None and not op.regions and memory not in op.operands:
+        op = op.prev_op
+    return (isinstance(op, memref.StoreOp) and op.memref is memory
+            and tuple(_index_key(index) for index in op.indices) == key)
+
+
+def _profitable(loop: scf.ForOp, memory: SSAValue, indices) -> bool:
+    if _initialised_just_before(loop, memory, indices) and runs_at_least_once(loop):
+        return True  # the register starts from that value: no extra read at all
+    # otherwise the read before the loop costs a cycle per entry, paid back per iteration
+    # only when the element's read latency is on the body's critical path, i.e. when no
+    # other array read (latency 1, rotated or not) keeps the body that long anyway
+    return not _reads_other_arrays(loop, memory)
+
+
+def _replace_in(loop: scf.ForOp, profitable_only: bool) -> None:
+    for memory, accesses in _candidate_accesses(loop).items():
+        if profitable_only and not _profitable(loop, memory, list(accesses[0].indices)):
+            continue
+        element_type = memory.type.get_element_type()
+        register = memref.AllocaOp.get(element_type, shape=[])
+        entry = _entry_block(loop)
+        Rewriter.insert_op(register, InsertPoint.at_start(entry))
+        register.memref.name_hint = "sr_" + (memory.name_hint or "elem")
+        indices = list(accesses[0].indices)
+        for op in accesses:
+            if isinstance(op, memref.LoadOp):
+                new = memref.LoadOp.get(register.memref, [])
+                Rewriter.replace_op(op, new)
+            else:
+                Rewriter.replace_op(op, memref.StoreOp.get(op.value, register.memref, []))
+        initial = memref.LoadOp.get(memory, indices)
+        setup = [initial, memref.StoreOp.get(initial.res, register.memref, [])]
+        final = memref.LoadOp.get(register.memref, [])
+        write_back = [final, memref.StoreOp.get(final.res, memory, indices)]
+        if runs_at_least_once(loop):
+            Rewriter.insert_op(setup, InsertPoint.before(loop))
+            Rewriter.insert_op(write_back, InsertPoint.after(loop))
+            _absorb_earlier_store(initial, memory, indices)
+        else:
+            # a loop that does not run must not touch the element: guard both ends
+            enters = arith.CmpiOp(loop.lb, loop.ub, "slt")
+            Rewriter.insert_op(
+                [enters, scf.IfOp(enters.result, [], setup + [scf.YieldOp()])],
+                InsertPoint.before(loop),
+            )
+            Rewriter.insert_op(
+                scf.IfOp(enters.result, [], write_back + [scf.YieldOp()]),
+                InsertPoint.after(loop),
+            )
+
+
+def _absorb_earlier_store(initial: memref.LoadOp, memory: SSAValue, indices) -> None:
+    """``tmp[i] = 0`` just before the loop: the register starts from the stored value and
+    the store itself is dead, since the write-back after the (running) loop overwrites it.
+    Looks back over ops without regions that do not use ``memory``."""
+    key = tuple(_index_key(index) for index in indices)
+    op = initial.prev_op
+    while op is not None and not op.regions and memory not in op.operands:
+        op = op.prev_op
+    if (isinstance(op, memref.StoreOp) and op.memref is memory
+            and tuple(_index_key(index) for index in op.indices) == key):
+        initial.res.replace_all_uses_with(op.value)
+        initial.detach()
+        initial.erase()
+        op.detach()
+        op.erase()
