@@ -12,7 +12,7 @@
 3. structural level: one component with cells, datapath, static groups and a control
    tree (passes/build_structural), then control compilation to one FSM with zero-cycle
    transitions between steps (passes/compile_control);
-4. the Verilog printer with the primitives of rtl_templates/ (passes/emit_verilog).
+4. the Verilog printer with the primitives of rtl_templates/ (vichls/verilog_printer.py).
 
 The report (latency, loops, interface, resources, operators) is computed from the same
 scheduled IR and the same operator library.
@@ -39,7 +39,7 @@ from vichls import oplib
 from vichls.dialects import structural as st
 from vichls.passes.build_structural import build_structural, static_trip_count
 from vichls.passes.compile_control import compile_control
-from vichls.passes.emit_verilog import emit_verilog
+from vichls.verilog_printer import emit_verilog
 from vichls.passes.forward_scalar_stores import forward_scalar_stores
 from vichls.passes.hoist_loop_invariants import hoist_loop_invariants
 from vichls.passes.inline_calls import InlineError, inline_calls

@@ -50,7 +50,7 @@ def _range(width: int) -> str:
 
 
 def template_text(primitive: str) -> str:
-    return (Path(__file__).resolve().parent.parent / "rtl_templates" / f"{primitive}.v").read_text()
+    return (Path(__file__).resolve().parent / "rtl_templates" / f"{primitive}.v").read_text()
 
 
 class VerilogPrinter:
