@@ -49,3 +49,19 @@ def test_bad_arguments_are_refused():
         f(x.astype(np.int64), y)
     with pytest.raises(TypeError, match="takes 2 arguments"):
         f(x)
+
+
+def test_partitioned_array_passed_to_a_callee():
+    """Partitioning applies after inlining, so a callee's accesses are split into banks too."""
+    k = KERNELS["calls_partitioned"]
+    s = vichls.customize(k).unroll("i", factor=4).partition("x", dim=1, factor=4)
+    design = s.build(target="fpga")
+    assert design.report["interface"]["arrays"]["x"]["banks"] == 4
+    f = s.build(target="sim")
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        x = rng.integers(-2**31, 2**31, size=16, dtype=np.int64).astype(np.int32)
+        y = np.zeros(16, dtype=np.int32)
+        y_ref = y.copy()
+        assert f(x.copy(), y) == k(x.copy(), y_ref)
+        assert np.array_equal(y, y_ref)

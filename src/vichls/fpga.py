@@ -112,11 +112,15 @@ def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, Kern
     """Run the loop-level preparation and the scheduler on ``module`` in place."""
     _check_supported(module)
     top = top_function(module)
-    sig = signature_of(top)
     try:
         inline_calls(module, top.sym_name.data)
     except InlineError as e:
         raise FpgaError.at(e.op, str(e)) if e.op is not None else FpgaError(str(e)) from e
+    # s.partition directives travel as a request attribute; applied after inlining so that
+    # a callee's accesses to a partitioned array are rewritten too
+    apply_requested_partitions(module)
+    top = top_function(module)
+    sig = signature_of(top)  # with one argument per bank
     LowerAffinePass().apply(Context(allow_unregistered=True), module)
     forward_scalar_stores(module)
     value_numbering(module)
@@ -138,7 +142,6 @@ def compile_fpga(module: ModuleOp, *, clock_period_ns: float = 10.0) -> FpgaDesi
     if clock_period_ns <= oplib.REGISTER_RESERVE_NS:
         raise FpgaError(f"clock period {clock_period_ns} ns is too short")
     work = module.clone()
-    apply_requested_partitions(work)  # s.partition directives travel as a request attribute
     top, banked_sig = prepare(work, clock_period_ns)
     # a partitioned parameter is one function argument (hence one port set) per bank;
     # the design's signature is the kernel's, with the banks folded back into the array

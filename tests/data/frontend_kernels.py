@@ -56,3 +56,18 @@ def helper(x: int32[N]) -> int32:
 @kernel
 def caller(x: int32[N], y: int32[N]) -> int32:
     return helper(x) - helper(y)
+
+
+@kernel
+def part_sum(x: int32[16]) -> int32:
+    acc: int32 = 0
+    for i in range(16):
+        acc += x[i]
+    return acc
+
+
+@kernel
+def calls_partitioned(x: int32[16], y: int32[16]) -> int32:
+    for i in range(16):
+        y[i] = x[i] * 3
+    return part_sum(y) + part_sum(x)
