@@ -12,9 +12,9 @@ import os
 import traceback
 from dataclasses import dataclass, field
 
-import numpy as np
 
 from vichls.inputs import copy_args
+from vichls.results import differences, results_of
 from vichls.signature import check_call_args
 
 SIMULATOR = os.environ.get("VICHLS_TEST_SIMULATOR", "verilator")
@@ -28,10 +28,6 @@ class Outcome:
     rtl: list = field(default_factory=list)
     cycles: list = field(default_factory=list)
     errors: list = field(default_factory=list)  # "stage: message"
-
-
-def _results(sig, args, ret):
-    return ret, {p.name: a for p, a in zip(sig.params, args) if p.is_array}
 
 
 def _short(e: BaseException) -> str:
@@ -54,7 +50,7 @@ def run_batch(items: list[tuple[str, object, list[tuple]]], max_cycles: int = 2_
         normal = [tuple(check_call_args(sig, a)) for a in arg_sets]
         for args in normal:
             work = copy_args(args)
-            out.expected.append(_results(sig, work, kernel(*work)))
+            out.expected.append(results_of(sig, work, kernel(*work)))
         try:
             module = kernel.module()
         except Exception as e:  # noqa: BLE001 - recorded and reported by the test
@@ -64,7 +60,7 @@ def run_batch(items: list[tuple[str, object, list[tuple]]], max_cycles: int = 2_
             cpu = compile_cpu(module)
             for args in normal:
                 work = copy_args(args)
-                out.cpu.append(_results(sig, work, cpu(*work)))
+                out.cpu.append(results_of(sig, work, cpu(*work)))
         except Exception as e:  # noqa: BLE001
             out.errors.append(f"cpu: {_short(e)}")
         try:
@@ -86,24 +82,6 @@ def run_batch(items: list[tuple[str, object, list[tuple]]], max_cycles: int = 2_
             for name in calls:
                 outcomes[name].errors.append(f"simulation: {_short(e)}")
     return outcomes
-
-
-def differences(expected, got) -> list[str]:
-    ret_e, arr_e = expected
-    ret_g, arr_g = got
-    out = []
-    if ret_e != ret_g:
-        out.append(f"return: expected {ret_e}, got {ret_g}")
-    for k, e in arr_e.items():
-        g = arr_g[k]
-        if e.dtype != g.dtype or e.shape != g.shape:
-            out.append(f"{k}: expected {e.dtype}{e.shape}, got {g.dtype}{g.shape}")
-            continue
-        bad = np.argwhere(e != g)
-        if len(bad):
-            i = tuple(int(x) for x in bad[0])
-            out.append(f"{k}{list(i)}: expected {e[i]}, got {g[i]} ({len(bad)} differ)")
-    return out
 
 
 def assert_outcome(out: Outcome) -> None:

@@ -197,23 +197,6 @@ def _emit(args, files: dict[str, str], text: str) -> int:
 # -- sim ------------------------------------------------------------------------------------------------
 
 
-def _compare(sig, expected, got) -> list[str]:
-    """Differences between reference and RTL results, as readable lines."""
-    ret_e, arrays_e = expected
-    ret_g, arrays_g = got
-    out = []
-    if sig.ret is not None and ret_e != ret_g:
-        out.append(f"return value: expected {ret_e}, got {ret_g}")
-    for name in arrays_e:
-        e, g = arrays_e[name], arrays_g[name]
-        diff = np.argwhere(e != g)
-        if len(diff):
-            idx = tuple(int(x) for x in diff[0])
-            out.append(f"{name}{list(idx)}: expected {e[idx]}, got {g[idx]} "
-                       f"({len(diff)} element{'s' if len(diff) > 1 else ''} differ)")
-    return out
-
-
 class _ReferenceTimeout(Exception):
     pass
 
@@ -236,6 +219,7 @@ def _time_limit(seconds: float):
 def cmd_sim(args) -> int:
     from vichls.flows.sim import SimDesign, build_simulation
     from vichls.inputs import copy_args, random_args
+    from vichls.results import differences
     from vichls.schedule import build_module
     from vichls.signature import check_call_args
 
@@ -280,7 +264,7 @@ def cmd_sim(args) -> int:
     cycles = []
     for k, ((inputs, expected), res) in enumerate(zip(runs, results)):
         cycles.append(res.cycles)
-        diffs = _compare(sig, expected, (res.ret, res.arrays))
+        diffs = differences(expected, (res.ret, res.arrays))
         if diffs:
             mismatches += 1
             if mismatches <= 5:

@@ -547,10 +547,8 @@ class Checker:
         return self.convert(a, ty, node), self.convert(b, ty, node)
 
     def binary(self, node, op: str, a, b) -> T.Expr:
+        # typed constants are not folded here: the walkers' semantics stay the only semantics
         a, b = self.unify(a, b, node)
-        if isinstance(a, T.Const) and isinstance(b, T.Const) and op not in ("floordiv", "mod",
-                                                                              "shl", "shr"):
-            pass  # no folding of typed values: keep the walkers' semantics the only semantics
         return T.Binary(a.ty, self.loc(node), op, a, b)
 
     def compare(self, node: ast.Compare) -> T.Expr:

@@ -19,7 +19,6 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
-    MemRefType,
     ModuleOp,
     StringAttr,
 )
@@ -29,7 +28,7 @@ from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from vichls.frontend import tree as T
-from vichls.signature import TOP_ATTR, KernelSignature, Param, annotate, ir_type
+from vichls.signature import TOP_ATTR, KernelSignature, Param, annotate
 from vichls.types import ArrayType, ScalarType, bool_, int64
 
 _SIGNED_CMP = {"lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge", "eq": "eq", "ne": "ne"}

@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-import numpy as np
 
 from vichls.errors import VichlsError
 from vichls.fuzz.progen import args_for, build_program
 from vichls.inputs import copy_args
+from vichls.results import differences, results_of
 from vichls.signature import check_call_args
 
 REFERENCE_LINE_BUDGET = 200_000  # line events of the reference before a candidate is dropped
@@ -94,29 +94,6 @@ class Finding:
 # -- running one batch ------------------------------------------------------------------------
 
 
-def _results(sig, args, ret):
-    return ret, {p.name: a for p, a in zip(sig.params, args) if p.is_array}
-
-
-def differences(expected, got) -> list[str]:
-    """Readable bit-level differences between two (return value, {array: ndarray}) results."""
-    ret_e, arr_e = expected
-    ret_g, arr_g = got
-    out = []
-    if ret_e != ret_g:
-        out.append(f"return: expected {ret_e}, got {ret_g}")
-    for name, e in arr_e.items():
-        g = np.asarray(arr_g[name])
-        if e.dtype != g.dtype or e.shape != g.shape:
-            out.append(f"{name}: expected {e.dtype}{e.shape}, got {g.dtype}{g.shape}")
-            continue
-        bad = np.argwhere(e != g)
-        if len(bad):
-            i = tuple(int(x) for x in bad[0])
-            out.append(f"{name}{list(i)}: expected {e[i]}, got {g[i]} ({len(bad)} differ)")
-    return out
-
-
 def _reference_bounded(kernel, args):
     """Run the golden reference, giving up (``_TooLong``) after a budget of line events."""
     count = 0
@@ -173,7 +150,7 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
             continue
         work = copy_args(args)
         try:
-            want = _results(sig, work, _reference_bounded(kernel, work))
+            want = results_of(sig, work, _reference_bounded(kernel, work))
         except Exception as e:  # noqa: BLE001 - outside the program's domain
             v.invalid = f"reference: {type(e).__name__}"
             continue
@@ -191,7 +168,7 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
         try:
             cpu = compile_cpu(module)
             work = copy_args(args)
-            got = _results(sig, work, cpu(*work))
+            got = results_of(sig, work, cpu(*work))
             diffs = differences(want, got)
             if diffs:
                 v.fail("cpu mismatch", "; ".join(diffs))

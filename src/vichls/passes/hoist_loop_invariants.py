@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IndexType, ModuleOp
-from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
+
+from vichls.passes.loop_utils import defined_inside
 
 
 def hoist_loop_invariants(module: ModuleOp) -> None:
@@ -28,15 +29,6 @@ def hoist_loop_invariants(module: ModuleOp) -> None:
     for loop in reversed(loops):
         _hoist_from(loop)
 
-
-def _defined_inside(value, loop) -> bool:
-    owner = value.owner
-    op = owner if isinstance(owner, Operation) else owner.parent_op()
-    while op is not None:
-        if op is loop:
-            return True
-        op = op.parent_op()
-    return False
 
 
 def _hoist_from(loop: scf.ForOp) -> None:
@@ -52,7 +44,7 @@ def _hoist_from(loop: scf.ForOp) -> None:
                 continue
         elif op.dialect_name() != "arith":
             continue
-        if any(_defined_inside(v, loop) for v in op.operands):
+        if any(defined_inside(v, loop) for v in op.operands):
             continue
         op.detach()
         Rewriter.insert_op(op, InsertPoint.before(loop))

@@ -1,4 +1,5 @@
-"""Shared helpers of the loop directive passes (unroll, tile, reorder, flatten).
+"""Shared helpers of the loop passes (the directives unroll, tile, reorder, flatten; and
+``defined_inside``, which loop-invariant motion and scalar replacement use too).
 
 What: reading the constant bounds of an ``affine.for``, replacing an induction variable by
 an affine expression of other index values (folded into the maps of ``affine.load`` /
@@ -29,6 +30,17 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
 LOOP_NAME = "vichls.loop_name"  # set by the directive driver on every loop it can name
 LABEL = "vichls.label"
+
+
+def defined_inside(value: SSAValue, loop: Operation) -> bool:
+    """Is ``value`` defined by an op (or a block argument) nested in ``loop``?"""
+    owner = value.owner
+    op = owner if isinstance(owner, Operation) else owner.parent_op()
+    while op is not None:
+        if op is loop:
+            return True
+        op = op.parent_op()
+    return False
 
 
 class LoopTransformError(Exception):

@@ -49,6 +49,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from vichls.passes.hoist_loop_invariants import runs_at_least_once
+from vichls.passes.loop_utils import defined_inside
 
 
 def scalar_replacement(module: ModuleOp, *, profitable_only: bool = True) -> None:
@@ -58,15 +59,6 @@ def scalar_replacement(module: ModuleOp, *, profitable_only: bool = True) -> Non
     for loop in reversed(loops):  # inner loops first
         _replace_in(loop, profitable_only)
 
-
-def _defined_inside(value: SSAValue, loop: Operation) -> bool:
-    owner = value.owner
-    op = owner if isinstance(owner, Operation) else owner.parent_op()
-    while op is not None:
-        if op is loop:
-            return True
-        op = op.parent_op()
-    return False
 
 
 def _index_key(value: SSAValue):
@@ -84,7 +76,7 @@ def _candidate_accesses(loop: scf.ForOp) -> dict[SSAValue, list[Operation]]:
         if isinstance(op, func.CallOp):
             return {}
         for operand in op.operands:
-            if isinstance(operand.type, MemRefType) and not _defined_inside(operand, loop):
+            if isinstance(operand.type, MemRefType) and not defined_inside(operand, loop):
                 uses.setdefault(operand, []).append(op)
     qualifying = {}
     for memory, accesses in uses.items():
@@ -106,7 +98,7 @@ def _element_is_fixed(memory: SSAValue, accesses: list[Operation], loop: scf.For
             has_store = True
         else:
             return False  # passed whole, or stored as a value: not an element access
-        if any(_defined_inside(index, loop) for index in indices):
+        if any(defined_inside(index, loop) for index in indices):
             return False
         keys.add(tuple(_index_key(index) for index in indices))
     # one access runs on every iteration: then the original touches the element too, so

@@ -1,0 +1,37 @@
+"""Results of a kernel call, and their bit-level comparison.
+
+A result is ``(return value or None, {array parameter: ndarray after the call})``. The
+reference, the CPU build and the simulated RTL all produce one; ``differences`` says, in
+readable lines, where two of them disagree. ``vichls sim``, ``vichls fuzz`` and the tests
+share it so that every check compares the same things the same way.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vichls.signature import KernelSignature
+
+
+def results_of(sig: KernelSignature, args, ret) -> tuple:
+    """The result of a call of ``sig`` on ``args`` (after the call) that returned ``ret``."""
+    return ret, {p.name: a for p, a in zip(sig.params, args) if p.is_array}
+
+
+def differences(expected, got) -> list[str]:
+    """Readable bit-level differences between two results (empty when they agree)."""
+    ret_e, arr_e = expected
+    ret_g, arr_g = got
+    out = []
+    if ret_e != ret_g:
+        out.append(f"return: expected {ret_e}, got {ret_g}")
+    for name, e in arr_e.items():
+        g = np.asarray(arr_g[name])
+        if e.dtype != g.dtype or e.shape != g.shape:
+            out.append(f"{name}: expected {e.dtype}{e.shape}, got {g.dtype}{g.shape}")
+            continue
+        bad = np.argwhere(e != g)
+        if len(bad):
+            i = tuple(int(x) for x in bad[0])
+            out.append(f"{name}{list(i)}: expected {e[i]}, got {g[i]} ({len(bad)} differ)")
+    return out
