@@ -89,11 +89,16 @@ def test_unknown_loops_are_refused_when_recorded():
         vichls.customize(matmul).unroll("j.inner")
 
 
+def test_pipelining_a_fully_unrolled_loop_is_refused():
+    s = vichls.customize(matmul).unroll("j").pipeline("j")
+    with pytest.raises(DirectiveError, match=r"s.pipeline\('j', ii=1\): no loop named 'j'"):
+        s.module()
+
+
 @pytest.mark.parametrize("build", [
-    lambda s: s.pipeline("j", ii=1),
     lambda s: s.dataflow(),
 ])
-def test_pipeline_and_dataflow_stay_refused(build):
+def test_dataflow_stays_refused(build):
     s = build(vichls.customize(matmul).unroll("j"))
     with pytest.raises(DirectiveError, match="not implemented yet"):
         s.build("cpu")

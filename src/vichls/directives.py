@@ -1,7 +1,7 @@
-"""Apply a Schedule's loop directives (unroll, tile, reorder, flatten) to a loop-level module.
+"""Apply a Schedule's loop directives (pipeline, unroll, tile, reorder, flatten) to a loop-level module.
 
 What: finds the loops each directive names in the top kernel's function and runs the
-matching pass (passes/loop_unroll, loop_tile, loop_reorder, loop_flatten), in the order the
+matching pass (passes/loop_pipeline, loop_unroll, loop_tile, loop_reorder, loop_flatten), in the order the
 directives were recorded, before any back end sees the module.
 
 Loop names, as in ``Schedule``: a loop is named by its loop variable, by a path of loop
@@ -27,12 +27,13 @@ from xdsl.ir import Operation
 from vichls.errors import DirectiveError
 from vichls.frontend import tree as T
 from vichls.passes.loop_flatten import flatten_band
+from vichls.passes.loop_pipeline import pipeline_loop
 from vichls.passes.loop_reorder import reorder_band
 from vichls.passes.loop_tile import tile_loop
 from vichls.passes.loop_unroll import unroll_loop
 from vichls.passes.loop_utils import LABEL, LOOP_NAME, LoopTransformError, perfect_band
 
-LOOP_DIRECTIVES = ("unroll", "tile", "reorder", "flatten")
+LOOP_DIRECTIVES = ("pipeline", "unroll", "tile", "reorder", "flatten")
 
 
 def _tree_loops(stmts: list[T.Stmt]) -> Iterable[T.For]:
@@ -101,16 +102,17 @@ class _Applier:
         return DirectiveError(f"{self.d.spelled()}: {why}", self.d.filename, self.d.line,
                               getattr(self.d, "col", None))
 
-    def find(self, name: str) -> list[Operation]:
+    def find(self, name: str, any_bounds: bool = False) -> list[Operation]:
         """Every loop named ``name``, outermost first; each an affine.for with constant
-        bounds, or the error says what it is instead."""
+        bounds (or any counted loop with ``any_bounds``), or the error says what it is
+        instead."""
         found = [op for op in self.top.walk() if _matches(op, name)]
         if not found:
             raise self.fail(f"no loop named '{name}' is left to transform (a counted loop "
                             "with break, continue or return becomes a while loop, and "
                             "earlier directives may have unrolled or renamed it)")
         for op in found:
-            if isinstance(op, scf.ForOp):
+            if isinstance(op, scf.ForOp) and not any_bounds:
                 raise self.fail(f"loop '{name}' is not an affine.for with constant bounds "
                                 "(its bounds are not constants)")
         return found
@@ -143,7 +145,12 @@ class _Applier:
     def apply(self) -> None:
         d, opts = self.d, dict(self.d.options)
         try:
-            if d.kind == "unroll":
+            if d.kind == "pipeline":
+                for loop in self.find(d.args[0], any_bounds=True):
+                    if any(_matches(a, d.args[0]) for a in _ancestors(loop)):
+                        continue  # pipelining the outer one unrolls this one anyway
+                    pipeline_loop(loop, opts["ii"])
+            elif d.kind == "unroll":
                 for loop in reversed(self.find(d.args[0])):
                     unroll_loop(loop, opts.get("factor"))
             elif d.kind == "tile":
@@ -184,6 +191,9 @@ def apply_directives(module: ModuleOp, directives, kernel_tree: T.KernelTree) ->
         return
     top = _top_function(module)
     _name_loops(top, kernel_tree)
+    # pipelining goes last, as in Vitis HLS where directives are not ordered: the loop is
+    # pipelined as the other directives left it (unrolled by a factor, tiled, ...)
+    loop_directives.sort(key=lambda d: d.kind == "pipeline")
     for d in loop_directives:
         _Applier(top, d).apply()
     for op in top.walk():

@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import builtin, func
+from xdsl.dialects import affine, builtin, func, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block
 from xdsl.transforms.lower_affine import LowerAffinePass
@@ -108,6 +108,19 @@ def _check_supported(module: ModuleOp) -> None:
                 raise FpgaError.at(op, f"type {t} is not supported by the FPGA back end")
 
 
+def lower_affine_keeping_loop_attributes(module: ModuleOp) -> None:
+    """xDSL's lower-affine, with each ``affine.for``'s attributes (``vichls.pipeline``)
+    carried over to the ``scf.for`` that replaces it (the body block moves over intact)."""
+    attributes = {id(op.body.block): (op.body.block, dict(op.attributes))
+                  for op in module.walk() if isinstance(op, affine.ForOp) and op.attributes}
+    LowerAffinePass().apply(Context(allow_unregistered=True), module)
+    for op in module.walk():
+        if isinstance(op, scf.ForOp) and id(op.body.block) in attributes:
+            block, attrs = attributes[id(op.body.block)]
+            if block is op.body.block:
+                op.attributes.update(attrs)
+
+
 def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, KernelSignature]:
     """Run the loop-level preparation and the scheduler on ``module`` in place."""
     _check_supported(module)
@@ -121,7 +134,7 @@ def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, Kern
     apply_requested_partitions(module)
     top = top_function(module)
     sig = signature_of(top)  # with one argument per bank
-    LowerAffinePass().apply(Context(allow_unregistered=True), module)
+    lower_affine_keeping_loop_attributes(module)
     forward_scalar_stores(module)
     value_numbering(module)
     hoist_loop_invariants(module)
@@ -199,6 +212,27 @@ class _LatencyModel:
             if trips is None:
                 return 0, None
             return trips * body_low, None if body_high is None else trips * body_high
+        if isinstance(op, st.PipelineOp):
+            depth = self.latency[op.group.data]
+            ii = op.ii.value.data
+            trips = static_trip_count(op)
+            asked = op.attributes["requested_ii"].value.data
+            entry = dict(
+                name=op.attributes["loop_name"].data,
+                trip_count=trips,
+                iteration_latency=depth,
+                pipelined=True,
+                ii=ii,
+                requested_ii=asked,
+                depth=depth,
+            )
+            if "ii_reason" in op.attributes:
+                entry["ii_reason"] = op.attributes["ii_reason"].data
+            self.loops.append(entry)
+            if trips is None:
+                return 0, None
+            cycles = (trips - 1) * ii + depth if trips else 0
+            return cycles, cycles
         if isinstance(op, st.IfOp):
             t_low, t_high = self.block(op.then.block)
             e_low, e_high = self.block(op.else_.block)
@@ -256,8 +290,14 @@ def make_report(
     for p in sig.params:
         if p.is_array:
             totals["lut"] += address_width(p.type.size) + p.scalar.width  # port muxes
+    warnings = [
+        f"loop '{loop['name']}': pipelined at II={loop['ii']}, not the II={loop['requested_ii']} "
+        f"asked for: {loop.get('ii_reason', 'see the schedule')}"
+        for loop in model.loops if loop.get("pipelined") and loop["ii"] > loop["requested_ii"]
+    ]
     return {
         "top": sig.name,
+        "warnings": warnings,
         "clock_period_ns": clock,
         "interface": {"ports": ports, "arrays": arrays},
         "latency": {"min": low, "max": high},

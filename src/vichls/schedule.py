@@ -161,7 +161,7 @@ class Schedule:
         from vichls.directives import LOOP_DIRECTIVES
 
         for d in self.directives:
-            if d.kind not in LOOP_DIRECTIVES and d.kind != "partition":
+            if d.kind not in LOOP_DIRECTIVES and d.kind != "partition":  # dataflow
                 raise self._fail(d, "this directive is recognised but not implemented yet in "
                                     "this version of vichls; remove it to build the design")
 

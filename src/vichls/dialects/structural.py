@@ -14,7 +14,8 @@ not matter, as in hardware) holding:
 - ``static_group``: a named set of assignments that runs for ``latency`` cycles; inside,
   ``group_cycle "g" k`` is high in the k-th cycle of group g;
 - ``control``: the control tree, made of ``seq``, ``enable`` (of a static group), ``for``
-  (a counted loop whose induction register the control updates), ``if`` and ``while``.
+  (a counted loop whose induction register the control updates), ``pipeline`` (a counted
+  loop whose iterations, one static group each, overlap), ``if`` and ``while``.
 
 Control compilation (passes/compile_control.py) replaces groups and the control tree by
 one ``fsm`` (the state register), ``in_state`` tests and ``transition`` ops; the Verilog
@@ -197,6 +198,33 @@ class ForOp(IRDLOperation):
 
 
 @irdl_op_definition
+class PipelineOp(IRDLOperation):
+    """A pipelined counted loop: iterations of the static group ``group`` start every
+    ``ii`` cycles (iv = lb, lb + step, ... while iv < ub), overlapping.
+
+    Inside the group, ``group_cycle g k`` is high in the k-th cycle of every iteration in
+    flight (several at once when ``ii`` is below the group's latency). The control writes
+    the induction register on entry and as each iteration starts; the loop ends in the
+    cycle the last iteration ends, and, like ``for``, adds no cycle of its own.
+    """
+
+    name = "structural.pipeline"
+    T: ClassVar = VarConstraint("T", base(IntegerType))
+    iv_in = operand_def(T)
+    iv_en = operand_def(i1)
+    iv_out = operand_def(T)
+    lower = operand_def(T)
+    upper = operand_def(T)
+    step = operand_def(T)
+    group = prop_def(StringAttr)
+    ii = prop_def(IntegerAttr)
+    assembly_format = (
+        "$group $iv_in `,` $iv_en `,` $iv_out `=` $lower `to` $upper `step` $step "
+        "`ii` $ii attr-dict `:` type($iv_in)"
+    )
+
+
+@irdl_op_definition
 class IfOp(IRDLOperation):
     """Run ``then`` if ``cond`` holds at the decision, else ``else_``."""
 
@@ -274,6 +302,7 @@ Structural = Dialect(
         SeqOp,
         EnableOp,
         ForOp,
+        PipelineOp,
         IfOp,
         WhileOp,
         FsmOp,

@@ -47,6 +47,8 @@ from vichls.passes.schedule import (
     segment_length,
     split_block,
 )
+from vichls.passes.loop_pipeline import pipeline_ii
+from vichls.passes.modulo_schedule import DEPTH_ATTR, II_ATTR, REASON_ATTR, iteration_ops
 from vichls.passes.unsupported import FpgaError
 from vichls.signature import KernelSignature
 from vichls.types import address_width
@@ -81,6 +83,8 @@ class ValueInfo:
     ready: int = -1
     reg_out: SSAValue | None = None
     next: SSAValue | None = None  # the register's next value, for control decisions
+    # in a pipelined loop: stage j holds the value from cycle ready + (j-1)*II + 1 on
+    stages: list[SSAValue] | None = None
 
 
 @dataclass
@@ -144,8 +148,9 @@ def constant_comparison(lhs: SSAValue, rhs: SSAValue, predicate: int) -> bool | 
     return ends[0] if ends[0] == ends[1] else None  # orderings are monotonic in each operand
 
 
-def static_trip_count(loop: st.ForOp) -> int | None:
-    """The trip count of a structural ``for`` whose bounds and step are constants."""
+def static_trip_count(loop: st.ForOp | st.PipelineOp) -> int | None:
+    """The trip count of a structural ``for`` or ``pipeline`` whose bounds and step are
+    constants."""
     lb, ub, step = (signed_constant(v) for v in (loop.lower, loop.upper, loop.step))
     if lb is None or ub is None or step is None or step <= 0:
         return None
@@ -175,6 +180,8 @@ class StructuralBuilder:
         self.group_ops: dict[str, st.StaticGroupOp] = {}
         self.ports: dict[str, SSAValue] = {}
         self.needs: dict[SSAValue, bool] = {}  # values kept in a register: read by control?
+        self.pipeline_ii: dict[str, int] = {}  # pipelined group -> its II
+        self.predicate: tuple = ()  # (condition, polarity) of the ifs around the op built
 
     # -- small helpers --------------------------------------------------------------
     def emit(self, op: Operation, name: str | None = None) -> Operation:
@@ -308,7 +315,12 @@ class StructuralBuilder:
 
     def number_segments(self, block: Block):
         for item in split_block(block):
-            if isinstance(item, list):
+            if isinstance(item, scf.ForOp) and pipeline_ii(item) is not None:
+                name = self.names.fresh("pipe")
+                self.pipeline_ii[name] = item.attributes[II_ATTR].value.data
+                for op, _ in iteration_ops(item.body.block):
+                    self.segment_of[op] = name
+            elif isinstance(item, list):
                 name = self.names.fresh("grp")
                 for op in item:
                     self.segment_of[op] = name
@@ -321,8 +333,8 @@ class StructuralBuilder:
         """Values that need a register, mapped to whether a control decision reads them."""
         needs: dict[SSAValue, bool] = {}
         for op in self.function.walk():
-            if op not in self.segment_of:
-                continue
+            if op not in self.segment_of or self.segment_of[op] in self.pipeline_ii:
+                continue  # pipelined values travel in stage registers (see read)
             ready = op.attributes[READY_ATTR].value.data
             for result in op.results:
                 for use in result.uses:
@@ -351,9 +363,43 @@ class StructuralBuilder:
             return info.always
         if info.group == group and info.ready == cycle:
             return info.wire
+        if info.group == group and group in self.pipeline_ii:
+            return self.stage(value, info, group, cycle)
         if info.reg_out is None:
             raise FpgaError(f"internal: {value} read in {group}@{cycle} has no register")
         return info.reg_out
+
+    def stage(self, value: SSAValue, info: ValueInfo, group: str, cycle: int) -> SSAValue:
+        """``value`` of the same pipelined iteration, read ``cycle - ready`` cycles after it
+        was produced. Stage j is captured when its iteration is in cycle
+        ``ready + (j-1)*II`` and holds until the next iteration overwrites it II cycles
+        later, so stage ceil((cycle - ready) / II) is the one to read."""
+        ii = self.pipeline_ii[group]
+        needed = -(-(cycle - info.ready) // ii)
+        if info.stages is None:
+            info.stages = []
+        block = self.group_ops[group].body.block
+        width = bit_width(value.type)
+        while len(info.stages) < needed:
+            j = len(info.stages) + 1
+            source = info.wire if j == 1 else info.stages[-1]
+            reg = self.register(f"{hint_of(value, 'v')}_s{j}", width, with_next=False)
+            g = self.guard(group, info.ready + (j - 1) * ii)
+            self.assign(block, reg.in_, source, g)
+            self.assign(block, reg.en, self.const(1, 1), g)
+            info.stages.append(reg.out)
+        return info.stages[needed - 1]
+
+    def op_guard(self, group: str, cycle: int) -> SSAValue:
+        """The guard of an access: the group's cycle, and the conditions of the ifs around
+        it in a pipelined loop (where ifs are predicated, not branched)."""
+        g = self.guard(group, cycle)
+        for cond, polarity in self.predicate:
+            c = self.read(cond, group, cycle)
+            if not polarity:
+                c = self.emit(comb.XorOp([c, self.const(1, 1)]), self.names.fresh("not")).results[0]
+            g = self.emit(comb.AndOp([g, c]), self.names.fresh("pred")).results[0]
+        return g
 
     def control_value(self, value: SSAValue) -> SSAValue:
         if isinstance(value.owner, arith.ConstantOp):
@@ -385,6 +431,8 @@ class StructuralBuilder:
         for item in split_block(block):
             if isinstance(item, list):
                 self.build_segment(item, control)
+            elif isinstance(item, scf.ForOp) and pipeline_ii(item) is not None:
+                self.build_pipeline(item, control)
             elif isinstance(item, scf.ForOp):
                 self.build_for(item, control)
             elif isinstance(item, scf.IfOp):
@@ -420,6 +468,36 @@ class StructuralBuilder:
         self.ensure_cycles(op.body.block)
         control.add_op(op)
 
+    def build_pipeline(self, loop: scf.ForOp, control: Block):
+        entries = iteration_ops(loop.body.block)
+        name = self.segment_of[entries[0][0]] if entries else self.names.fresh("pipe")
+        self.pipeline_ii.setdefault(name, loop.attributes[II_ATTR].value.data)
+        depth = loop.attributes[DEPTH_ATTR].value.data
+        group = st.StaticGroupOp.create(
+            properties={"sym_name": StringAttr(name), "latency": IntegerAttr(depth, i32)},
+            regions=[Region(Block())],
+        )
+        self.emit(group)
+        self.group_ops[name] = group
+        width = bit_width(loop.lb.type)
+        iv = loop.body.block.args[0]
+        reg = self.register(hint_of(iv, "iv"), width, with_next=False)
+        self.values[iv] = ValueInfo(wire=reg.out, group=name, ready=0)
+        for op, predicate in entries:
+            self.predicate = predicate
+            self.build_op(op, name, group.body.block)
+        self.predicate = ()
+        control.add_op(st.PipelineOp.build(
+            operands=[reg.in_, reg.en, reg.out, self.control_value(loop.lb),
+                      self.control_value(loop.ub), self.control_value(loop.step)],
+            properties={"group": StringAttr(name),
+                        "ii": IntegerAttr(self.pipeline_ii[name], i32)},
+            attributes={"loop_name": StringAttr(hint_of(iv, "loop")),
+                        "requested_ii": IntegerAttr(pipeline_ii(loop), i32),
+                        **({"ii_reason": loop.attributes[REASON_ATTR]}
+                           if REASON_ATTR in loop.attributes else {})},
+        ))
+
     def build_if(self, branch: scf.IfOp, control: Block):
         op = st.IfOp.build(operands=[self.control_value(branch.cond)],
                            regions=[Region(Block()), Region(Block())])
@@ -452,6 +530,8 @@ class StructuralBuilder:
                 total += self.min_cycles(op.before.block)
             elif isinstance(op, st.ForOp) and (static_trip_count(op) or 0) > 0:
                 total += self.min_cycles(op.body.block)
+            elif isinstance(op, st.PipelineOp) and (static_trip_count(op) or 0) > 0:
+                total += self.group_ops[op.group.data].latency.value.data
         return total
 
     def ensure_cycles(self, block: Block):
@@ -481,12 +561,12 @@ class StructuralBuilder:
             value = arg(0)
             if is_scalar_memref(op.memref):
                 reg = self.registers[op.memref]
-                g = self.guard(group, cycle)
+                g = self.op_guard(group, cycle)
                 self.assign(block, reg.in_, value, g)
                 self.assign(block, reg.en, self.const(1, 1), g)
                 return
             mem = self.memory_of(op)
-            g = self.guard(group, cycle)
+            g = self.op_guard(group, cycle)
             self.assign(block, mem.address, self.address(op, mem, group, cycle), g)
             self.assign(block, mem.ce, self.const(1, 1), g)
             self.assign(block, mem.we, self.const(1, 1), g)
@@ -501,7 +581,7 @@ class StructuralBuilder:
                 wire = self.registers[op.memref].out
             else:
                 mem = self.memory_of(op)
-                g = self.guard(group, cycle)
+                g = self.op_guard(group, cycle)
                 self.assign(block, mem.address, self.address(op, mem, group, cycle), g)
                 self.assign(block, mem.ce, self.const(1, 1), g)
                 wire = mem.q

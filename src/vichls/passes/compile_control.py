@@ -23,7 +23,15 @@ from dataclasses import dataclass
 from typing import Callable
 
 from xdsl.dialects import comb, hw
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, i32
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    i32,
+)
 from xdsl.ir import Block, SSAValue
 
 from vichls.dialects import structural as st
@@ -73,6 +81,8 @@ class ControlCompiler:
         self.cache: dict[tuple, SSAValue] = {}
         self.in_states: dict[int, SSAValue] = {}
         self.decisions = 0
+        self.pipelines: dict[str, st.PipelineOp] = {}
+        self.pipe: dict[str, PipelineControl] = {}
 
     def emit(self, op, hint: str | None = None):
         self.top.add_op(op)
@@ -153,6 +163,13 @@ class ControlCompiler:
                               self.enter_seq(body, 0, self.loop_back(op, k))),
                 k,
             )
+        if isinstance(op, st.PipelineOp):
+            pipe = self.pipe[op.group.data]
+            return self.branch(
+                self.less_than(op.lower, op.upper),
+                lambda: Write(op.iv_in, op.iv_en, op.lower, pipe.entry(Leaf(self.base[op.group.data]))),
+                k,
+            )
         if isinstance(op, st.IfOp):
             return self.branch(
                 op.cond,
@@ -188,7 +205,7 @@ class ControlCompiler:
         ops = list(block.ops)
         for i, op in enumerate(ops):
             after = (lambda i=i: self.enter_seq(ops, i + 1, k))
-            if isinstance(op, st.EnableOp):
+            if isinstance(op, (st.EnableOp, st.PipelineOp)):
                 self.continuation[op.group.data] = after
             elif isinstance(op, st.ForOp):
                 self.record(op.body.block, self.loop_back(op, after))
@@ -206,6 +223,10 @@ class ControlCompiler:
             if isinstance(op, st.EnableOp):
                 self.base[op.group.data] = next_state
                 next_state += self.groups[op.group.data].latency.value.data
+            elif isinstance(op, st.PipelineOp):  # one state while iterations are in flight
+                self.base[op.group.data] = next_state
+                self.pipelines[op.group.data] = op
+                next_state += 1
             for region in op.regions:
                 next_state = self.number_states(region.block, next_state)
         return next_state
@@ -243,11 +264,17 @@ class ControlCompiler:
                                 result_types=[IntegerType(max(1, clog2(num_states)))])
         self.fsm = self.emit(fsm_op, "fsm_state")
         self.record(root, lambda: Leaf("done"))
-        # Group cycles become states; group assignments become component assignments.
+        for name, loop in self.pipelines.items():
+            self.pipe[name] = PipelineControl(self, name, loop, self.groups[name].latency.value.data)
+        # Group cycles become states (in a pipeline: the valid bit of that stage); group
+        # assignments become component assignments.
         for op in list(self.top.ops):
             if isinstance(op, st.GroupCycleOp):
-                state = self.base[op.group.data] + op.cycle.value.data
-                op.result.replace_all_uses_with(self.in_state(state))
+                if op.group.data in self.pipe:
+                    signal = self.pipe[op.group.data].valid[op.cycle.value.data]
+                else:
+                    signal = self.in_state(self.base[op.group.data] + op.cycle.value.data)
+                op.result.replace_all_uses_with(signal)
                 op.detach()
                 op.erase()
         done_guards: list[SSAValue] = []
@@ -257,9 +284,14 @@ class ControlCompiler:
                                   lambda: Leaf("stay")), [], done_guards)
         for name, group in self.groups.items():
             base, latency = self.base[name], group.latency.value.data
+            if name in self.pipe:  # stay until the last iteration's last cycle
+                self.lower(base, Cond(self.pipe[name].last, self.continuation[name](), Leaf("stay")),
+                           [], done_guards)
+                latency = 0
             for k in range(latency - 1):
                 self.lower(base + k, Leaf(base + k + 1), [], done_guards)
-            self.lower(base + latency - 1, self.continuation[name](), [], done_guards)
+            if latency:
+                self.lower(base + latency - 1, self.continuation[name](), [], done_guards)
             for assign in list(group.body.block.ops):
                 assign.detach()
                 self.top.add_op(assign)
@@ -272,6 +304,89 @@ class ControlCompiler:
                 self.top.add_op(st.AssignOp.build(operands=[self.ports[port], self.one(), guard]))
         self.top.add_op(st.AssignOp.build(operands=[self.ports["ap_idle"], self.in_state(0), None]))
         remove_unused_logic(self.top)
+
+
+class PipelineControl:
+    """The control of one pipelined loop (a ``structural.pipeline`` in FSM state P).
+
+    Registers: ``issuing`` (iterations remain to start), ``phase`` (cycles until the next
+    start may happen, when II > 1) and the valid bits: ``valid[0]`` is high in the cycle an
+    iteration starts, ``valid[k]`` k cycles later (a shift register cleared by ``ap_rst``).
+    An iteration starts when the FSM is in P, ``issuing`` holds and ``phase`` is 0; it
+    advances the induction register and clears ``issuing`` after the last one. The loop is
+    over in the cycle where only the oldest stage is valid and nothing remains to start.
+    Entry (from the decision that enters the loop) writes the induction register, sets
+    ``issuing`` and zeroes ``phase``; the depth is at least 2, so entry never coincides
+    with a start."""
+
+    def __init__(self, cc: "ControlCompiler", name: str, loop: st.PipelineOp, depth: int):
+        self.cc = cc
+        ii = loop.ii.value.data
+        in_p = cc.in_state(cc.base[name])
+        self.issuing = self.register(f"{name}_issuing", 1)
+        self.phase = self.register(f"{name}_phase", max(1, clog2(ii))) if ii > 1 else None
+        active = cc.emit(comb.AndOp([in_p, self.issuing[2]]), f"{name}_active")
+        if self.phase is not None:
+            phase_width = self.phase[2].type.width.data
+            zero = cc.emit(hw.ConstantOp(0, IntegerType(phase_width), truncate_bits=True))
+            at_zero = cc.emit(comb.ICmpOp(self.phase[2], zero, "eq"), f"{name}_phase_zero")
+            issue = cc.emit(comb.AndOp([active, at_zero]), f"{name}_issue")
+            counting = cc.emit(comb.AndOp([active, cc.negate(at_zero)]), f"{name}_wait")
+            one = cc.emit(hw.ConstantOp(1, IntegerType(phase_width), truncate_bits=True))
+            restart = cc.emit(hw.ConstantOp(ii - 1, IntegerType(phase_width), truncate_bits=True))
+            self.assign(self.phase[0], restart, issue)
+            self.assign(self.phase[1], cc.one(), issue)
+            self.assign(self.phase[0], cc.emit(comb.SubOp(self.phase[2], one), f"{name}_phase_next"),
+                        counting)
+            self.assign(self.phase[1], cc.one(), counting)
+            self.phase_zero = zero
+        else:
+            issue = active
+        following = cc.add(loop.iv_out, loop.step)
+        more = cc.less_than(following, loop.upper)
+        more = cc.one() if more is True else (
+            cc.emit(hw.ConstantOp(0, IntegerType(1), truncate_bits=True)) if more is False else more)
+        self.assign(loop.iv_in, following, issue)
+        self.assign(loop.iv_en, cc.one(), issue)
+        self.assign(self.issuing[0], more, issue)
+        self.assign(self.issuing[1], cc.one(), issue)
+        not_reset = cc.negate(cc.ports["ap_rst"])
+        self.valid = [issue]
+        for k in range(1, depth):
+            reg = self.register(f"{name}_valid{k}", 1)
+            self.assign(reg[0], cc.emit(comb.AndOp([self.valid[-1], not_reset]), f"{name}_valid{k}_in"), None)
+            self.assign(reg[1], cc.one(), None)
+            self.valid.append(reg[2])
+        younger = self.valid[:-1]
+        busy = younger[0] if len(younger) == 1 else cc.emit(comb.OrOp(younger), f"{name}_busy")
+        self.last = cc.emit(comb.AndOp([self.valid[-1], cc.negate(busy), cc.negate(self.issuing[2])]),
+                            f"{name}_last")
+
+    def register(self, name: str, width: int) -> tuple[SSAValue, SSAValue, SSAValue]:
+        cell = st.CellOp.create(
+            properties={
+                "instance_name": StringAttr(name),
+                "primitive": StringAttr("vichls_reg"),
+                "params": DictionaryAttr({"WIDTH": IntegerAttr(width, i32)}),
+                "port_names": ArrayAttr([StringAttr(p) for p in ("in", "en", "out")]),
+                "port_directions": ArrayAttr([StringAttr(d) for d in ("in", "in", "out")]),
+            },
+            result_types=[IntegerType(width), IntegerType(1), IntegerType(width)],
+        )
+        self.cc.top.add_op(cell)
+        for r, p in zip(cell.results, ("in", "en", "out")):
+            r.name_hint = f"{name}_{p}"
+        return tuple(cell.results)
+
+    def assign(self, dest: SSAValue, src: SSAValue, guard: SSAValue | None):
+        self.cc.top.add_op(st.AssignOp.build(operands=[dest, src, guard]))
+
+    def entry(self, then):
+        """Writes that start the loop, then ``then``."""
+        tree = Write(self.issuing[0], self.issuing[1], self.cc.one(), then)
+        if self.phase is not None:
+            tree = Write(self.phase[0], self.phase[1], self.phase_zero, tree)
+        return tree
 
 
 def remove_unused_logic(block: Block) -> None:

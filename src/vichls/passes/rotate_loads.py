@@ -28,12 +28,14 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from vichls.passes.hoist_loop_invariants import runs_at_least_once as _runs_at_least_once
+from vichls.passes.loop_pipeline import pipeline_ii
 
 
 def rotate_loads(module: ModuleOp) -> None:
     loops = [op for op in module.walk() if isinstance(op, scf.ForOp)]
     for loop in reversed(loops):  # inner loops first
-        _rotate_in(loop)
+        if pipeline_ii(loop) is None:  # a pipeline overlaps its reads by itself
+            _rotate_in(loop)
 
 
 def _entry_block(op: Operation) -> Block:

@@ -273,10 +273,28 @@ def segment_length(ops: list[Operation]) -> int:
     return max((op.attributes[READY_ATTR].value.data for op in ops), default=-1) + 1
 
 
+def constant_trip_count(loop: scf.ForOp) -> int | None:
+    values = []
+    for v in (loop.lb, loop.ub, loop.step):
+        if not is_constant(v):
+            return None
+        values.append(v.owner.value.value.data)
+    lb, ub, step = values
+    return max(0, -(-(ub - lb) // step)) if step > 0 else None
+
+
 def schedule_module(module: ModuleOp, clock_period_ns: float) -> None:
-    """Annotate every scheduled op with its cycle and ready cycle within its segment."""
+    """Annotate every scheduled op with its cycle and ready cycle within its segment (or,
+    in a pipelined loop, within its iteration: passes/modulo_schedule)."""
+    from vichls.passes.loop_pipeline import pipeline_ii
+    from vichls.passes.modulo_schedule import schedule_pipelined_loop
+
     budget = clock_period_ns - oplib.REGISTER_RESERVE_NS
-    for op in list(module.walk()):
+
+    def visit(op: Operation):
+        if isinstance(op, scf.ForOp) and pipeline_ii(op) is not None:
+            schedule_pipelined_loop(op, budget, constant_trip_count(op))
+            return
         for region in op.regions:
             for block in region.blocks:
                 for item in split_block(block):
@@ -284,3 +302,8 @@ def schedule_module(module: ModuleOp, clock_period_ns: float) -> None:
                         for seg_op, placement in zip(item, schedule_segment(item, budget)):
                             seg_op.attributes[CYCLE_ATTR] = IntegerAttr(placement.cycle, i64)
                             seg_op.attributes[READY_ATTR] = IntegerAttr(placement.ready, i64)
+                for inner in block.ops:
+                    if inner.regions:
+                        visit(inner)
+
+    visit(module)

@@ -1,0 +1,62 @@
+"""Mark a loop for pipelining, and fully unroll the loops inside it (the pipeline directive).
+
+Why: a pipelined loop starts a new iteration every II cycles while earlier ones are still
+running; the instruction level (passes/modulo_schedule) schedules one iteration's
+operations so that overlapping iterations never compete for a memory port or a unit. That
+needs the iteration to be straight-line code (ifs are fine: the scheduler predicates
+them), so, as Vitis HLS does, every loop inside a pipelined loop is unrolled completely.
+
+What: ``pipeline_loop(loop, ii)`` sets ``vichls.pipeline = ii`` (the initiation interval
+asked for) on ``loop`` (an ``affine.for``, or an ``scf.for`` whose bounds are not
+constants) and fully unrolls each ``affine.for`` nested in it, innermost first. The
+attribute survives lowering (vichls.fpga keeps loop attributes through lower-affine).
+
+Assumes the loop-level IR of docs/ir.md. Raises LoopTransformError when an inner loop
+cannot be unrolled (its bounds are not constants, or it is a ``while``: a loop with
+``break``, ``continue`` or ``return``), naming that loop.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import affine, scf
+from xdsl.dialects.builtin import IntegerAttr, i64
+from xdsl.ir import Operation
+
+from vichls.passes.loop_unroll import unroll_loop
+from vichls.passes.loop_utils import LoopTransformError, constant_bounds, loop_display_name
+
+PIPELINE_ATTR = "vichls.pipeline"
+
+#: Unrolling more copies than this into one pipelined iteration is almost surely a mistake
+#: (and would take long to schedule): say so instead.
+MAX_UNROLLED_OPS = 20000
+
+
+def pipeline_loop(loop: Operation, ii: int) -> None:
+    if ii < 1:
+        raise LoopTransformError("ii must be a positive integer")
+    for op in loop.body.walk():
+        if isinstance(op, scf.WhileOp):
+            raise LoopTransformError(
+                "it contains a loop with break, continue or return (a while loop), which "
+                "cannot be unrolled into the pipelined iteration")
+    inner = [op for op in loop.body.walk() if isinstance(op, (affine.ForOp, scf.ForOp))]
+    for op in inner:
+        if isinstance(op, scf.ForOp) or constant_bounds(op) is None:
+            raise LoopTransformError(
+                f"the inner loop '{loop_display_name(op)}' has bounds that are not constants, "
+                "so it cannot be fully unrolled into the pipelined iteration; pipeline that "
+                "inner loop instead")
+    for op in reversed(inner):  # innermost first: each unroll sees constant-bound copies
+        unroll_loop(op, None)
+        if sum(1 for _ in loop.body.walk()) > MAX_UNROLLED_OPS:
+            raise LoopTransformError(
+                f"fully unrolling its inner loops gives more than {MAX_UNROLLED_OPS} "
+                "operations per iteration; pipeline an inner loop instead")
+    loop.attributes[PIPELINE_ATTR] = IntegerAttr(ii, i64)
+
+
+def pipeline_ii(loop: Operation) -> int | None:
+    """The initiation interval asked for ``loop``, or None when it is not pipelined."""
+    attr = loop.attributes.get(PIPELINE_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
