@@ -2,16 +2,20 @@
 
 ``compile_fpga(module)`` clones the module, then runs, in memory:
 
-1. preparation on the loop level: inline calls (passes/inline_calls), xDSL's
-   ``lower-affine``, 0-d store-to-load forwarding (passes/forward_scalar_stores), value
-   numbering of expressions and loads (passes/value_numbering), loop-invariant code
-   motion (passes/hoist_loop_invariants), load rotation (passes/rotate_loads: arrays a
-   loop only reads are read one iteration ahead) and dead-op removal;
+1. preparation on the loop level: inline calls (passes/inline_calls), partitioning
+   (passes/partition_arrays), xDSL's ``lower-affine`` (passes/lower_affine_fpga), 0-d
+   store-to-load forwarding (passes/forward_scalar_stores), value numbering of
+   expressions and loads (passes/value_numbering), loop-invariant code motion
+   (passes/hoist_loop_invariants), scalar replacement (passes/scalar_replacement), load
+   rotation (passes/rotate_loads: arrays a loop only reads are read one iteration
+   ahead), reassociation of add chains (passes/reassociate) and dead-op removal;
 2. instruction level: list scheduling with chaining per straight-line segment
-   (passes/schedule, timing from vichls.oplib);
+   (passes/schedule), and modulo scheduling of pipelined loops
+   (passes/modulo_schedule), timing from vichls.oplib;
 3. structural level: one component with cells, datapath, static groups and a control
-   tree (passes/build_structural), then control compilation to one FSM with zero-cycle
-   transitions between steps (passes/compile_control);
+   tree (passes/build_structural; a pipelined loop is one group whose iterations
+   overlap), then control compilation to one FSM with zero-cycle transitions between
+   steps and a small controller per pipeline (passes/compile_control);
 4. the Verilog printer with the primitives of rtl_templates/ (vichls/verilog_printer.py).
 
 The report (latency, loops, interface, resources, operators) is computed from the same
@@ -29,11 +33,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from xdsl.context import Context
-from xdsl.dialects import affine, builtin, func, scf
+from xdsl.dialects import affine, builtin, func, memref, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block
-from xdsl.transforms.lower_affine import LowerAffinePass
 
 from vichls import oplib
 from vichls.dialects import structural as st
@@ -42,12 +44,18 @@ from vichls.passes.compile_control import compile_control
 from vichls.verilog_printer import emit_verilog
 from vichls.passes.forward_scalar_stores import forward_scalar_stores
 from vichls.passes.hoist_loop_invariants import hoist_loop_invariants
+from vichls.passes.if_convert_scalars import if_convert_scalars
 from vichls.passes.inline_calls import InlineError, inline_calls
 from vichls.passes.partition_arrays import (
     apply_requested_partitions,
     original_signature,
     partitions_of,
 )
+from vichls.passes.lower_affine_fpga import lower_affine_for_fpga
+from vichls.passes.modulo_schedule import is_dual_port
+from vichls.passes.loop_pipeline import pipeline_ii, pipeline_loop
+from vichls.passes.loop_utils import LoopTransformError
+from vichls.passes.reassociate import reassociate
 from vichls.passes.remove_dead_ops import remove_dead_ops
 from vichls.passes.rotate_loads import rotate_loads
 from vichls.passes.scalar_replacement import scalar_replacement
@@ -108,17 +116,18 @@ def _check_supported(module: ModuleOp) -> None:
                 raise FpgaError.at(op, f"type {t} is not supported by the FPGA back end")
 
 
-def lower_affine_keeping_loop_attributes(module: ModuleOp) -> None:
-    """xDSL's lower-affine, with each ``affine.for``'s attributes (``vichls.pipeline``)
-    carried over to the ``scf.for`` that replaces it (the body block moves over intact)."""
-    attributes = {id(op.body.block): (op.body.block, dict(op.attributes))
-                  for op in module.walk() if isinstance(op, affine.ForOp) and op.attributes}
-    LowerAffinePass().apply(Context(allow_unregistered=True), module)
-    for op in module.walk():
-        if isinstance(op, scf.ForOp) and id(op.body.block) in attributes:
-            block, attrs = attributes[id(op.body.block)]
-            if block is op.body.block:
-                op.attributes.update(attrs)
+def _unroll_inlined_loops_in_pipelines(top: func.FuncOp) -> None:
+    """Loops that inlining brought into a pipelined loop (from a called kernel) are
+    unrolled too, as the pipeline directive does for the loop's own inner loops."""
+    for op in list(top.walk()):
+        ii = pipeline_ii(op)
+        if ii is None or not any(isinstance(x, (affine.ForOp, scf.ForOp, scf.WhileOp))
+                                 for x in op.body.walk()):
+            continue
+        try:
+            pipeline_loop(op, ii)
+        except LoopTransformError as e:
+            raise FpgaError.at(op, f"cannot pipeline this loop: {e}") from None
 
 
 def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, KernelSignature]:
@@ -133,8 +142,10 @@ def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, Kern
     # a callee's accesses to a partitioned array are rewritten too
     apply_requested_partitions(module)
     top = top_function(module)
+    _unroll_inlined_loops_in_pipelines(top)
     sig = signature_of(top)  # with one argument per bank
-    lower_affine_keeping_loop_attributes(module)
+    lower_affine_for_fpga(module)
+    if_convert_scalars(module)
     forward_scalar_stores(module)
     value_numbering(module)
     hoist_loop_invariants(module)
@@ -144,6 +155,7 @@ def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, Kern
     # body's array reads that rotation turns into register reads
     scalar_replacement(module)
     rotate_loads(module)
+    reassociate(module)
     value_numbering(module)
     remove_dead_ops(module)
     schedule_module(module, clock_period_ns)
@@ -279,7 +291,7 @@ def make_report(
             params = {k: v.value.data for k, v in op.params.data.items()}
             if op.primitive.data == "vichls_reg":
                 totals["ff"] += params["WIDTH"]
-            elif op.primitive.data == "vichls_ram":
+            elif op.primitive.data in ("vichls_ram", "vichls_ram_dp"):
                 ram = oplib.ram_cost(params["WORDS"], params["WIDTH"])
                 for key in ("lut", "ff", "bram18"):
                     totals[key] += ram[key]
@@ -342,7 +354,17 @@ def add_partitions_to_report(report: dict, top: func.FuncOp, sig: KernelSignatur
             entry.update(partition={"kind": r["kind"], "factor": r["factor"], "dim": r["dim"]},
                          banks=banks, words=_bank_words(r))  # words of each bank
         arrays[p.name] = entry
+    port_names = {port["name"] for port in report["interface"]["ports"]}
+    for name, entry in arrays.items():
+        prefixes = [f"{name}_{b}" for b in range(entry.get("banks", 0))] or [name]
+        if any(f"{prefix}_address1" in port_names for prefix in prefixes):
+            entry["ports"] = 2
     report["interface"]["arrays"] = arrays
+    dual_locals = sorted(op.attributes["vichls.name"].data for op in top.walk()
+                         if isinstance(op, memref.AllocaOp) and is_dual_port(op.memref)
+                         and "vichls.name" in op.attributes)
+    if dual_locals:
+        report["dual_port_local_arrays"] = dual_locals
     local = {name: {"kind": r["kind"], "factor": r["factor"], "dim": r["dim"], "banks": r["banks"]}
              for name, r in records.items() if r["local"]}
     if local:

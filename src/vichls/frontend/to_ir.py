@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 
@@ -308,12 +308,15 @@ class FunctionBuilder:
         if own_exit or returns:
             self.for_as_while(s)
             return
-        if s.step > 0:
-            lb = self.affine_bound(s.start)
-            ub = self.affine_bound(s.stop) if lb is not None else None
-            if lb is not None and ub is not None:
-                self.affine_for(s, lb, ub)
-                return
+        lb = self.affine_bound(s.start)
+        ub = self.affine_bound(s.stop) if lb is not None else None
+        if s.step > 0 and lb is not None and ub is not None:
+            self.affine_for(s, lb, ub)
+            return
+        if s.step < 0 and lb is not None and ub is not None and all(
+                isinstance(b[1], AffineConstantExpr) for b in (lb, ub)):
+            self.affine_for_downward(s, lb[1].value, ub[1].value)
+            return
         self.scf_for(s)
 
     def loop_body(self, s, loop: _Loop, var_value: Optional[SSAValue]) -> None:
@@ -341,6 +344,32 @@ class FunctionBuilder:
         op = affine.ForOp.from_region(lb_aff.operands(), ub_aff.operands(), [], [],
                                       lb_aff.map([lb_expr]), ub_aff.map([ub_expr]),
                                       Region(body), s.step)
+        if s.label:
+            op.attributes["vichls.label"] = StringAttr(s.label)
+        self.add(op)
+
+    def affine_for_downward(self, s: T.For, start: int, stop: int) -> None:
+        """``range(start, stop, -k)`` with constant bounds: an affine.for counting the
+        iterations upward, the loop variable ``start - k * t`` an affine.apply of its
+        counter, so that unrolling and the dependence analysis see affine indices."""
+        trip = max(0, -(-(start - stop) // -s.step))
+        body = Block(arg_types=[_INDEX])
+        counter = body.args[0]
+        counter.name_hint = s.var.uid
+        saved = self.block
+        self.block = body
+        self.set_loc(s.loc)
+        down = AffineMap(1, 0, (AffineExpr.dimension(0) * s.step + start,))
+        iv = self.add(affine.ApplyOp([counter], builtin.AffineMapAttr(down))).results[0]
+        self.affine_ivs[s.var] = iv
+        value = self.add(arith.IndexCastOp(iv, IntegerType(s.var.type.width))).results[0]
+        self.loop_body(s, _Loop(None, None), value)
+        self.set_loc(s.loc)
+        self.add(affine.YieldOp.get())
+        self.block = saved
+        op = affine.ForOp.from_region([], [], [], [], builtin.AffineMapAttr(AffineMap.constant_map(0)),
+                                      builtin.AffineMapAttr(AffineMap.constant_map(trip)),
+                                      Region(body), 1)
         if s.label:
             op.attributes["vichls.label"] = StringAttr(s.label)
         self.add(op)

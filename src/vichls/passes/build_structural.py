@@ -3,13 +3,16 @@
 Input: the top ``func.func`` after inlining, lower-affine, forwarding, hoisting and
 scheduling (every time-taking op carries ``vichls.cycle``/``vichls.ready``). Output: a
 ``structural.component`` with the kernel's ports (docs hardware-interface.md), one cell per
-storage or multi-cycle unit, ``comb`` datapath, one static group per scheduled segment and
-a control tree mirroring the loops and ifs.
+storage or multi-cycle unit, ``comb`` datapath, one static group per scheduled segment (a
+pipelined loop's iteration is one group, its ops predicated by the ifs around them, its
+values carried from cycle to cycle in stage registers) and a control tree mirroring the
+loops and ifs.
 
 Binding is one unit per op (no sharing): a multiplier or divider's inputs are wired
 continuously to its operands. Storage: a 0-d memref is a register (``vichls_reg``), an
 N-d local is a RAM (``vichls_ram``), an array parameter is an ap_memory port set; every
-memory has one port and all its accesses are muxed by their group-cycle guards.
+memory has one port (two when the modulo scheduler marked it ``vichls.dual_port``; each
+access then names its port) and all its accesses are muxed by their group-cycle guards.
 
 Values: a result is combinational in its ready cycle; if anything reads it later, in
 another segment, or in a control decision, it is also captured in a register written in
@@ -48,7 +51,14 @@ from vichls.passes.schedule import (
     split_block,
 )
 from vichls.passes.loop_pipeline import pipeline_ii
-from vichls.passes.modulo_schedule import DEPTH_ATTR, II_ATTR, REASON_ATTR, iteration_ops
+from vichls.passes.modulo_schedule import (
+    DEPTH_ATTR,
+    II_ATTR,
+    PORT_ATTR,
+    REASON_ATTR,
+    is_dual_port,
+    iteration_ops,
+)
 from vichls.passes.unsupported import FpgaError
 from vichls.signature import KernelSignature
 from vichls.types import address_width
@@ -96,6 +106,7 @@ class Memory:
     q: SSAValue
     shape: tuple[int, ...]
     address_width: int
+    port1: "Memory | None" = None  # the second port of a dual-port memory
 
 
 @dataclass
@@ -168,7 +179,7 @@ class StructuralBuilder:
         reserved = ["ap_clk", "ap_rst", "ap_start", "ap_done", "ap_idle", "ap_ready", "ap_return"]
         for p in signature.params:
             reserved += [p.name] + [
-                f"{p.name}_{s}" for s in ("address0", "ce0", "we0", "d0", "q0")
+                f"{p.name}_{s}{n}" for s in ("address", "ce", "we", "d", "q") for n in (0, 1)
             ]
         self.names = NameAllocator(reserved)
         self.values: dict[SSAValue, ValueInfo] = {}
@@ -264,15 +275,19 @@ class StructuralBuilder:
                 words = p.type.size
                 aw = address_width(words)
                 w = p.scalar.width
-                self.memories[arg] = Memory(
-                    self.port(f"{p.name}_address0", "out", aw),
-                    self.port(f"{p.name}_ce0", "out", 1),
-                    self.port(f"{p.name}_we0", "out", 1),
-                    self.port(f"{p.name}_d0", "out", w),
-                    self.port(f"{p.name}_q0", "in", w),
+                ports = [0, 1] if is_dual_port(arg) else [0]
+                mems = [Memory(
+                    self.port(f"{p.name}_address{n}", "out", aw),
+                    self.port(f"{p.name}_ce{n}", "out", 1),
+                    self.port(f"{p.name}_we{n}", "out", 1),
+                    self.port(f"{p.name}_d{n}", "out", w),
+                    self.port(f"{p.name}_q{n}", "in", w),
                     tuple(p.type.shape),
                     aw,
-                )
+                ) for n in ports]
+                if len(mems) == 2:
+                    mems[0].port1 = mems[1]
+                self.memories[arg] = mems[0]
             else:
                 self.values[arg] = ValueInfo(always=self.port(p.name, "in", p.scalar.width))
         for op in self.function.walk():
@@ -304,14 +319,21 @@ class StructuralBuilder:
         for d in shape:
             words *= d
         aw = address_width(words)
-        cell = self.cell(hint, "vichls_ram", {"WIDTH": width, "WORDS": words, "AW": aw}, [
-            ("address0", "in", aw), ("ce0", "in", 1), ("we0", "in", 1),
-            ("d0", "in", width), ("q0", "out", width),
+        ports = [0, 1] if is_dual_port(op.memref) else [0]
+        cell = self.cell(hint, "vichls_ram_dp" if len(ports) == 2 else "vichls_ram",
+                         {"WIDTH": width, "WORDS": words, "AW": aw}, [
+            (f"{name}{n}", direction, w)
+            for n in ports
+            for name, direction, w in (("address", "in", aw), ("ce", "in", 1), ("we", "in", 1),
+                                       ("d", "in", width), ("q", "out", width))
         ])
-        self.memories[op.memref] = Memory(
-            cell.port("address0"), cell.port("ce0"), cell.port("we0"),
-            cell.port("d0"), cell.port("q0"), shape, aw,
-        )
+        mems = [Memory(
+            cell.port(f"address{n}"), cell.port(f"ce{n}"), cell.port(f"we{n}"),
+            cell.port(f"d{n}"), cell.port(f"q{n}"), shape, aw,
+        ) for n in ports]
+        if len(mems) == 2:
+            mems[0].port1 = mems[1]
+        self.memories[op.memref] = mems[0]
 
     def number_segments(self, block: Block):
         for item in split_block(block):
@@ -712,6 +734,9 @@ class StructuralBuilder:
         mem = self.memories.get(op.memref)
         if mem is None:
             raise FpgaError.at(op, "accesses a memref that is neither a parameter nor a local alloca")
+        port = op.attributes.get(PORT_ATTR)
+        if port is not None and port.value.data == 1:
+            return mem.port1
         return mem
 
     def address(self, op, mem: Memory, group: str, cycle: int) -> SSAValue:

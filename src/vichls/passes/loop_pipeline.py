@@ -6,10 +6,13 @@ operations so that overlapping iterations never compete for a memory port or a u
 needs the iteration to be straight-line code (ifs are fine: the scheduler predicates
 them), so, as Vitis HLS does, every loop inside a pipelined loop is unrolled completely.
 
-What: ``pipeline_loop(loop, ii)`` sets ``vichls.pipeline = ii`` (the initiation interval
-asked for) on ``loop`` (an ``affine.for``, or an ``scf.for`` whose bounds are not
-constants) and fully unrolls each ``affine.for`` nested in it, innermost first. The
-attribute survives lowering (vichls.fpga keeps loop attributes through lower-affine).
+What: ``pipeline_loop(loop, ii)`` fully unrolls each ``affine.for`` nested in ``loop`` (an
+``affine.for``, or an ``scf.for`` whose bounds are not constants), innermost first; then,
+as Vitis HLS flattens a pipelined loop into a perfect or semi-perfect nest around it,
+flattens it into the loops around it while passes/loop_flatten_guarded can (constant
+bounds, only straight-line code beside it); and sets ``vichls.pipeline = ii`` (the
+initiation interval asked for) on the resulting loop, which it returns. The attribute
+survives lowering (passes/lower_affine_fpga keeps loop attributes).
 
 Assumes the loop-level IR of docs/ir.md. Raises LoopTransformError when an inner loop
 cannot be unrolled (its bounds are not constants, or it is a ``while``: a loop with
@@ -22,6 +25,7 @@ from xdsl.dialects import affine, scf
 from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.ir import Operation
 
+from vichls.passes.loop_flatten_guarded import flatten_guarded
 from vichls.passes.loop_unroll import unroll_loop
 from vichls.passes.loop_utils import LoopTransformError, constant_bounds, loop_display_name
 
@@ -32,7 +36,7 @@ PIPELINE_ATTR = "vichls.pipeline"
 MAX_UNROLLED_OPS = 20000
 
 
-def pipeline_loop(loop: Operation, ii: int) -> None:
+def pipeline_loop(loop: Operation, ii: int) -> Operation:
     if ii < 1:
         raise LoopTransformError("ii must be a positive integer")
     for op in loop.body.walk():
@@ -53,7 +57,14 @@ def pipeline_loop(loop: Operation, ii: int) -> None:
             raise LoopTransformError(
                 f"fully unrolling its inner loops gives more than {MAX_UNROLLED_OPS} "
                 "operations per iteration; pipeline an inner loop instead")
+    # a semi-perfect nest around the loop becomes one flat pipelined loop, level by level
+    while isinstance(loop, affine.ForOp) and isinstance(loop.parent_op(), affine.ForOp):
+        flat = flatten_guarded(loop.parent_op(), loop)
+        if flat is None:
+            break
+        loop = flat
     loop.attributes[PIPELINE_ATTR] = IntegerAttr(ii, i64)
+    return loop
 
 
 def pipeline_ii(loop: Operation) -> int | None:

@@ -118,7 +118,7 @@ def _is_linear(e: AffineExpr) -> bool:
     return True
 
 
-def _materialise(e: AffineExpr, dims: Sequence[SSAValue], before: Operation,
+def materialise(e: AffineExpr, dims: Sequence[SSAValue], before: Operation,
                  location) -> SSAValue:
     """``e`` as arith ops on index at ``location``, inserted before ``before``."""
     block = before.parent_block()
@@ -137,11 +137,11 @@ def _materialise(e: AffineExpr, dims: Sequence[SSAValue], before: Operation,
     if isinstance(e, AffineDimExpr):
         return dims[e.position]
     assert isinstance(e, AffineBinaryOpExpr), e
-    lhs = _materialise(e.lhs, dims, before, location)
+    lhs = materialise(e.lhs, dims, before, location)
     if e.kind == AffineBinaryOpKind.Add:
-        return emit(arith.AddiOp(lhs, _materialise(e.rhs, dims, before, location)))
+        return emit(arith.AddiOp(lhs, materialise(e.rhs, dims, before, location)))
     if e.kind == AffineBinaryOpKind.Mul:
-        return emit(arith.MuliOp(lhs, _materialise(e.rhs, dims, before, location)))
+        return emit(arith.MuliOp(lhs, materialise(e.rhs, dims, before, location)))
     assert isinstance(e.rhs, AffineConstantExpr) and e.rhs.value > 0, e
     divisor = e.rhs.value
     power = divisor.bit_length() - 1
@@ -200,7 +200,7 @@ def replace_induction_variable(iv: SSAValue, expr: AffineExpr, dims: Sequence[SS
                     and not user.map.data.num_symbols and iv in user.indices):
                 _fold_into_access(user, iv, expr, dims)
     if iv.uses:
-        value = _materialise(expr, dims, before,
+        value = materialise(expr, dims, before,
                              before.location if location is None else location)
         iv.replace_all_uses_with(value)
 

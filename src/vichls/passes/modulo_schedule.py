@@ -21,10 +21,14 @@ What, for each pipelined ``scf.for``:
    the first cycle from its earliest start where its port's modulo slot is free and its
    chained delay fits the clock period, evicting what conflicts when none is, within a
    step budget; a final check verifies every constraint;
-4. results go on the IR: ``vichls.cycle``/``vichls.ready`` on every operation (as the
-   list scheduler writes them), and on the loop ``vichls.ii`` (achieved), ``vichls.depth``
-   (cycles of one iteration, at least 2), ``vichls.ii_reason`` when the II is above the one
-   asked for (which memory, recurrence or unit).
+4. a memory whose one port is what keeps the II above the target (the one asked for, or
+   the recurrence bound if higher) gets its second port: capacity two accesses per slot;
+5. results go on the IR: ``vichls.cycle``/``vichls.ready`` on every operation (as the
+   list scheduler writes them), ``vichls.port`` (0 or 1) on every memory access and
+   ``vichls.dual_port`` on a memory that uses port 1, and on the loop ``vichls.ii``
+   (achieved), ``vichls.depth`` (cycles of one iteration, at least 2),
+   ``vichls.ii_reason`` when the II is above the one asked for (which memory, recurrence
+   or unit).
 
 Chaining follows passes/schedule: a combinational operation may run in the cycle its
 operands become ready while the path delay stays within the clock budget.
@@ -39,7 +43,15 @@ from dataclasses import dataclass, field
 from math import ceil
 
 from xdsl.dialects import memref, scf
-from xdsl.dialects.builtin import FileLineColLoc, IntegerAttr, StringAttr, i64
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FileLineColLoc,
+    IntegerAttr,
+    StringAttr,
+    UnitAttr,
+    i64,
+)
 from xdsl.ir import Block, Operation
 
 from vichls.passes.dependence import ANY, LoopDependences
@@ -373,6 +385,46 @@ def modulo_schedule(nodes: list[MNode], edges: list[MEdge], *, ii: int, budget_n
 
 # -- the IR side ---------------------------------------------------------------------------
 
+#: On a memory access: which port of its memory (0 or 1) it uses.
+PORT_ATTR = "vichls.port"
+#: On a memory (function argument attributes, or the alloca): it uses two ports.
+DUAL_PORT_ATTR = "vichls.dual_port"
+
+
+def _assign_ports(ops: list[Operation], nodes: list[MNode], result: ModuloSchedule) -> None:
+    """Accesses of one memory in one modulo slot take ports 0, 1 in program order; a
+    memory with any access on port 1 is marked dual-port."""
+    taken: dict = {}
+    for op, node, t in zip(ops, nodes, result.times):
+        if node.port is None:
+            continue
+        key = (node.port, t % result.ii)
+        port = taken.get(key, 0)
+        taken[key] = port + 1
+        op.attributes[PORT_ATTR] = IntegerAttr(port, i64)
+        if port:
+            mark_dual_port(node.port)
+
+
+def mark_dual_port(memory) -> None:
+    owner = memory.owner
+    if isinstance(owner, Block):  # a function argument
+        function = owner.parent_op()
+        attrs = [dict(a.data) for a in function.arg_attrs.data]
+        attrs[memory.index][DUAL_PORT_ATTR] = UnitAttr()
+        function.arg_attrs = ArrayAttr([DictionaryAttr(a) for a in attrs])
+    else:
+        owner.attributes[DUAL_PORT_ATTR] = UnitAttr()
+
+
+def is_dual_port(memory) -> bool:
+    owner = memory.owner
+    if isinstance(owner, Block):
+        function = owner.parent_op()
+        return function.arg_attrs is not None and \
+            DUAL_PORT_ATTR in function.arg_attrs.data[memory.index].data
+    return DUAL_PORT_ATTR in owner.attributes
+
 
 def _line(op: Operation) -> str:
     loc = getattr(op, "location", None)
@@ -380,17 +432,18 @@ def _line(op: Operation) -> str:
 
 
 def _memory_name(value) -> str:
-    if value.name_hint:
-        return value.name_hint
+    """The array's name in the kernel (a bank's: ``A_2``)."""
     owner = value.owner
+    name = None
     if isinstance(owner, Block):
-        name = None
-        func = owner.parent_op()
-        if func is not None and hasattr(func, "arg_attrs") and func.arg_attrs is not None:
-            attrs = func.arg_attrs.data[value.index].data
-            name = attrs.get("vichls.name")
-        return name.data if isinstance(name, StringAttr) else f"arg{value.index}"
-    return "local"
+        function = owner.parent_op()
+        if function is not None and getattr(function, "arg_attrs", None) is not None:
+            name = function.arg_attrs.data[value.index].data.get("vichls.name")
+    else:
+        name = owner.attributes.get("vichls.name")
+    if isinstance(name, StringAttr):
+        return name.data
+    return value.name_hint or "a local array"
 
 
 def iteration_ops(block: Block, predicate: tuple = ()) -> list[tuple[Operation, tuple]]:
@@ -407,6 +460,15 @@ def iteration_ops(block: Block, predicate: tuple = ()) -> list[tuple[Operation, 
         elif op_kind(op) is not None:
             out.append((op, predicate))
     return out
+
+
+def _why(name: str, first: Operation, second: Operation, distance: int) -> str:
+    """'a' written at line 6, read at line 6 one iteration later."""
+    def verb(op):
+        return "written" if isinstance(op, memref.StoreOp) else "read"
+
+    later = {0: "", 1: " one iteration later"}.get(distance, f" {distance} iterations later")
+    return f"'{name}' {verb(first)} at {_line(first)}, {verb(second)} at {_line(second)}{later}"
 
 
 def _needs_predicate(op: Operation) -> bool:
@@ -468,38 +530,45 @@ def build_problem(loop: scf.ForOp, trip_count: int | None):
                 d = ANY if scalar else deps.distance(ops[a], ops[b])
                 if d is None:
                     continue
-                why_ab = f"'{name}' {_line(ops[a])} then {_line(ops[b])}"
-                why_ba = f"'{name}' {_line(ops[b])} then {_line(ops[a])} of a later iteration"
                 if d is ANY or d == 0:
-                    edges.append(MEdge(a, b, gap_ab, 0, why=why_ab))
+                    edges.append(MEdge(a, b, gap_ab, 0, why=_why(name, ops[a], ops[b], 0)))
                 if d is ANY:
-                    edges.append(MEdge(b, a, gap_ba, 1, why=why_ba))
+                    edges.append(MEdge(b, a, gap_ba, 1, why=_why(name, ops[b], ops[a], 1)))
                 elif d > 0:
-                    edges.append(MEdge(a, b, gap_ab, d, why=f"'{name}' {_line(ops[a])} then "
-                                       f"{_line(ops[b])} {d} iteration{'s' if d > 1 else ''} later"))
+                    edges.append(MEdge(a, b, gap_ab, d, why=_why(name, ops[a], ops[b], d)))
                 elif d < 0:
-                    edges.append(MEdge(b, a, gap_ba, -d, why=f"'{name}' {_line(ops[b])} then "
-                                       f"{_line(ops[a])} {-d} iteration{'s' if d < -1 else ''} later"))
+                    edges.append(MEdge(b, a, gap_ba, -d, why=_why(name, ops[b], ops[a], -d)))
     return ops, nodes, edges, names
 
 
-def schedule_pipelined_loop(loop: scf.ForOp, budget_ns: float, trip_count: int | None,
-                            capacity: dict | None = None) -> None:
+def schedule_pipelined_loop(loop: scf.ForOp, budget_ns: float, trip_count: int | None) -> None:
     asked = pipeline_ii(loop) or 1
     ops, nodes, edges, names = build_problem(loop, trip_count)
-    capacity = capacity or {}
+    capacity: dict = {}
     b = bounds(nodes, edges, capacity, names)
+    # A memory whose single port holds the II above the target gets its second port.
+    target = max(asked, b.rec_mii)
+    uses: dict = {}
+    for node in nodes:
+        if node.port is not None:
+            uses[node.port] = uses.get(node.port, 0) + 1
+    dual = sorted((m for m, count in uses.items() if count > target),
+                  key=lambda m: names.get(m, ""))
+    if dual:
+        capacity = {m: 2 for m in dual}
+        b = bounds(nodes, edges, capacity, names)
     result = modulo_schedule(nodes, edges, ii=max(asked, b.res_mii, b.rec_mii),
                              budget_ns=budget_ns, capacity=capacity)
     for op, t, r in zip(ops, result.times, result.ready):
         op.attributes[CYCLE_ATTR] = IntegerAttr(t, i64)
         op.attributes[READY_ATTR] = IntegerAttr(r, i64)
+    _assign_ports(ops, nodes, result)
     loop.attributes[II_ATTR] = IntegerAttr(result.ii, i64)
     loop.attributes[DEPTH_ATTR] = IntegerAttr(result.depth, i64)
     if result.ii > asked:
         reasons = []
         if b.res_mii > asked:
-            reasons += b.res_reasons
+            reasons += [r for r in b.res_reasons if r not in reasons]
         if b.rec_mii > asked:
             reasons.append(b.rec_reason)
         if result.ii > max(b.res_mii, b.rec_mii):

@@ -7,7 +7,9 @@ banks along one dimension, or along every dimension for ``dim=0``:
 - cyclic, factor F: element ``x`` of the dimension goes to bank ``x % F`` at ``x // F``;
 - block, factor F: with ``B = ceil(D / F)``, bank ``x // B`` at ``x % B``;
 - complete: one bank per element and the dimension disappears (a 1-d local array becomes
-  0-d memrefs, which the FPGA back end keeps in registers).
+  0-d memrefs, which the FPGA back end keeps in registers). Small constant-bound loops
+  whose accesses to the array move with the loop are first unrolled, so that each access
+  names one register instead of multiplexing over all of them.
 
 Every bank has the array's shape with the partitioned dimension shrunk to ``ceil(D / F)``
 (the last banks padded), as ``docs/hardware-interface.md`` specifies for bank ports. A
@@ -153,6 +155,8 @@ def _linear(value: SSAValue) -> _Linear | None:
         return {}, known
     if isinstance(value, BlockArgument):
         return ({value: 1}, 0) if _loop_range(value) is not None else None
+    if _loop_range(value) is not None:  # a bounded term such as t mod 8 (from flattening)
+        return {value: 1}, 0
     op = value.owner
     if isinstance(op, affine.ApplyOp):
         amap = op.map.data
@@ -173,9 +177,29 @@ def _linear(value: SSAValue) -> _Linear | None:
     return None
 
 
-def _loop_range(iv: BlockArgument) -> tuple[int, int, int] | None:
-    """(first, last, step) of a loop induction variable with constant bounds, or None
-    (also for an empty loop, whose accesses never run)."""
+def _loop_range(iv: SSAValue) -> tuple[int, int, int] | None:
+    """(first, last, step) of a loop induction variable with constant bounds, or of an
+    unsigned remainder, mask or quotient by a constant of one (what flattening makes of
+    induction variables), or None (also for an empty loop, whose accesses never run)."""
+    if not isinstance(iv, BlockArgument):
+        op = iv.owner
+        if not isinstance(op, (arith.AndIOp, arith.RemUIOp, arith.ShRUIOp, arith.DivUIOp)):
+            return None
+        inner, k = _loop_range(op.lhs), _constant_of(op.rhs)
+        if inner is None or k is None or k < 0:
+            return None
+        first, last, _ = inner
+        if first < 0:  # read as unsigned, a negative value is huge
+            last = 1 << 62
+        if isinstance(op, arith.AndIOp):
+            return (0, min(k, last), 1) if k & (k + 1) == 0 else None  # a low-bits mask
+        if isinstance(op, arith.RemUIOp):
+            return (0, min(k - 1, last), 1) if k > 0 else None
+        if first < 0:
+            return None
+        if isinstance(op, arith.ShRUIOp):
+            return first >> k, last >> k, 1
+        return (first // k, last // k, 1) if k > 0 else None
     loop = iv.block.parent_op()
     if isinstance(loop, affine.ForOp) and iv.index == 0:
         lb, ub = loop.lowerBoundMap.data, loop.upperBoundMap.data
@@ -379,6 +403,56 @@ def _rewrite_static_memref(op, banks, split: _Split, bank: int) -> None:
 # -- making the banks -----------------------------------------------------------------------
 
 
+#: Loops up to this trip count that index a completely partitioned array are unrolled.
+COMPLETE_UNROLL_LIMIT = 64
+
+
+def _depends_on(value: SSAValue, iv: SSAValue) -> bool:
+    work, seen = [value], set()
+    while work:
+        v = work.pop()
+        if v is iv:
+            return True
+        if v in seen or not isinstance(v.owner, Operation):
+            continue
+        seen.add(v)
+        work.extend(v.owner.operands)
+    return False
+
+
+def _unroll_loops_indexing(array: SSAValue) -> None:
+    """Unroll, fully, the small constant-bound loops in which an access to ``array`` has
+    an index that moves with the loop: after complete partitioning each element is its
+    own register, and a moving index would need a multiplexer over all of them (a select
+    chain to read, one guarded write per element to store); unrolled, every access names
+    its register. Loops holding other loops or whiles are left alone."""
+    from vichls.passes.loop_unroll import unroll_loop
+    from vichls.passes.loop_utils import constant_bounds
+
+    changed = True
+    while changed:
+        changed = False
+        for use in list(array.uses):
+            op = use.operation
+            if not isinstance(op, (affine.LoadOp, affine.StoreOp)):
+                continue
+            loop = op.parent_op()
+            while loop is not None and not isinstance(loop, func.FuncOp):
+                if isinstance(loop, affine.ForOp):
+                    bounds = constant_bounds(loop)
+                    moving = any(_depends_on(v, loop.body.block.args[0]) for v in op.indices)
+                    simple = not any(isinstance(x, (affine.ForOp, scf.ForOp, scf.WhileOp))
+                                     for x in loop.body.walk())
+                    if moving and simple and bounds is not None and \
+                            bounds.trip_count <= COMPLETE_UNROLL_LIMIT:
+                        unroll_loop(loop, None)
+                        changed = True
+                        break
+                loop = loop.parent_op()
+            if changed:
+                break
+
+
 class _Partitioner:
     def __init__(self, function: func.FuncOp):
         self.function = function
@@ -452,6 +526,8 @@ class _Partitioner:
                 raise PartitionError(f"partition of '{name}': factor {f} is larger than "
                                      f"dimension {axis + 1} ({shape[axis]})")
             splits.append(_Split(kind, f, axis, shape[axis]))
+        if kind == "complete":
+            _unroll_loops_indexing(array)
         # last axis first, so that dropping a dimension (complete) leaves earlier axes alone;
         # bank grid coordinates are kept in row-major order of the axes
         pieces: list[tuple[SSAValue, tuple[int, ...]]] = [(array, ())]

@@ -1,0 +1,105 @@
+"""If-conversion of scalar code in pipelined loops: conditional register updates become
+unconditional selects.
+
+Why: in a pipelined iteration an ``scf.if`` is predicated, not branched (passes/
+modulo_schedule), but a conditional store to a 0-d memref (a scalar in a register) still
+orders every access to that register after the condition, and a store under a condition
+cannot be forwarded to the loads that follow it. ``acc = 0`` under ``if first`` (what
+passes/loop_flatten_guarded makes of a flattened ``acc = 0; for k: acc += ...``) then
+splits the accumulation into a guarded write and a read one cycle later: II=2. As a
+select, ``acc = first ? 0 : acc`` forwards into the accumulation and the loop reaches
+II=1.
+
+What: in the body of every pipelined ``scf.for`` (``vichls.pipeline``), each ``scf.if``
+without results whose regions hold only arith ops, 0-d loads and stores, array stores and
+nested ifs of the same kind (innermost first) is taken apart: its arith ops and 0-d loads
+move in front of it, in order (they have no side effect: the front end guards division);
+each 0-d store ``r = v`` becomes ``r = cond ? v : r`` (``!cond`` in the else region) in
+front of it; array stores stay under the condition, in their order. An if holding an
+array load is left as it is (the load must stay predicated to keep its address in range).
+
+Assumes the IR after lower-affine (scf/arith/memref only).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp
+from xdsl.ir import Block, Operation
+
+from vichls.passes.loop_pipeline import pipeline_ii
+from vichls.passes.schedule import is_scalar_memref
+
+
+def if_convert_scalars(module: ModuleOp) -> None:
+    for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
+        if pipeline_ii(loop) is None:
+            continue
+        ifs = [op for op in loop.body.walk() if isinstance(op, scf.IfOp)]
+        for branch in reversed(ifs):  # innermost first
+            if _convertible(branch):
+                _convert(branch)
+
+
+def _convertible(branch: scf.IfOp) -> bool:
+    if branch.results:
+        return False
+    for region in (branch.true_region, branch.false_region):
+        for block in region.blocks:
+            for op in block.ops:
+                if isinstance(op, scf.YieldOp) or op.dialect_name() == "arith":
+                    continue
+                if isinstance(op, memref.LoadOp) and is_scalar_memref(op.memref):
+                    continue
+                if isinstance(op, memref.StoreOp):
+                    continue
+                if isinstance(op, scf.IfOp) and _convertible(op):
+                    continue  # converted already, or will stay guarded as a whole
+                return False
+    return True
+
+
+def _convert(branch: scf.IfOp) -> None:
+    parent = branch.parent_block()
+    keep_then: list[Operation] = []
+    keep_else: list[Operation] = []
+    for region, polarity, keep in ((branch.true_region, True, keep_then),
+                                   (branch.false_region, False, keep_else)):
+        if not region.blocks:
+            continue
+        condition = branch.cond
+        if not polarity:
+            true = arith.ConstantOp(IntegerAttr(1, IntegerType(1)))
+            negated = arith.XOrIOp(branch.cond, true.result)
+            for op in (true, negated):
+                op.location = branch.location
+                parent.insert_op_before(op, branch)
+            condition = negated.result
+        for op in list(region.block.ops):
+            if isinstance(op, scf.YieldOp):
+                continue
+            if isinstance(op, memref.StoreOp) and is_scalar_memref(op.memref):
+                old = memref.LoadOp.get(op.memref, [])
+                chosen = arith.SelectOp(condition, op.value, old.res)
+                for new in (old, chosen):
+                    new.location = op.location
+                    parent.insert_op_before(new, branch)
+                op.detach()
+                op.operands[0] = chosen.result
+                parent.insert_op_before(op, branch)
+            elif isinstance(op, (memref.StoreOp, scf.IfOp)):
+                op.detach()
+                keep.append(op)
+            else:
+                op.detach()
+                parent.insert_op_before(op, branch)
+    if not keep_then and not keep_else:
+        parent.erase_op(branch)
+        return
+    for region, keep in ((branch.true_region, keep_then), (branch.false_region, keep_else)):
+        if not region.blocks:
+            continue
+        block: Block = region.block
+        yield_op = block.last_op
+        for op in keep:
+            block.insert_op_before(op, yield_op)

@@ -1,0 +1,141 @@
+"""IR-level tests of the modulo scheduler (passes/modulo_schedule) and the dependence
+analysis it uses (passes/dependence)."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.dialects import memref, scf
+
+import vichls
+from vichls import int32, kernel
+from vichls.fpga import prepare
+from vichls.passes.dependence import ANY, LoopDependences
+from vichls.passes.modulo_schedule import (
+    DEPTH_ATTR,
+    II_ATTR,
+    MEdge,
+    MNode,
+    PORT_ATTR,
+    bounds,
+    modulo_schedule,
+)
+from vichls.passes.schedule import CYCLE_ATTR, READY_ATTR
+
+
+@kernel
+def dot(x: int32[64], y: int32[64]) -> int32:
+    acc: int32 = 0
+    for i in range(64):
+        acc += x[i] * y[i]
+    return acc
+
+
+@kernel
+def shifts(a: int32[64], b: int32[64]):
+    for i in range(4, 60):
+        a[i] = a[i - 3] + b[i + 1]
+        b[i] = a[i + 2]
+
+
+def _pipelined_loop(k, loop_name="i", ii=1):
+    module = vichls.customize(k).pipeline(loop_name, ii=ii).module()
+    prepare(module, 10.0)
+    (loop,) = [op for op in module.walk() if isinstance(op, scf.ForOp) and II_ATTR in op.attributes]
+    return loop
+
+
+def test_affine_distances_are_exact():
+    module = vichls.customize(shifts).module()
+    from vichls.passes.lower_affine_fpga import lower_affine_for_fpga
+
+    lower_affine_for_fpga(module)
+    (loop,) = [op for op in module.walk() if isinstance(op, scf.ForOp)]
+    deps = LoopDependences(loop, trip_count=56)
+    accesses = [op for op in loop.body.walk() if isinstance(op, (memref.LoadOp, memref.StoreOp))]
+    load_a3, load_b1, store_a, load_a2, store_b = accesses
+    # a[i - 3] in iteration n reads what a[i] stored in iteration n - 3
+    assert deps.distance(store_a, load_a3) == 3
+    assert deps.distance(load_a3, store_a) == -3
+    # a[i + 2] reads the element a[i] stores two iterations later
+    assert deps.distance(load_a2, store_a) == 2
+    # b[i + 1] is read one iteration before b[i] writes it
+    assert deps.distance(load_b1, store_b) == 1
+    assert deps.distance(store_b, store_b) == 0
+    far = LoopDependences(loop, trip_count=2)
+    assert far.distance(store_a, load_a3) is None  # beyond the trip count
+
+
+@kernel
+def gather(a: int32[16], idx: int32[16], c: int32):
+    for i in range(16):
+        a[idx[i] & 15] = a[c & 15] + 1
+
+
+def test_unknown_indices_depend_at_any_distance():
+    module = vichls.customize(gather).module()
+    from vichls.passes.lower_affine_fpga import lower_affine_for_fpga
+
+    lower_affine_for_fpga(module)
+    (loop,) = [op for op in module.walk() if isinstance(op, scf.ForOp)]
+    deps = LoopDependences(loop, trip_count=16)
+    accesses = [op for op in loop.body.walk()
+                if isinstance(op, (memref.LoadOp, memref.StoreOp)) and op.memref.name_hint != "idx"]
+    load, store = [op for op in accesses if op.memref is accesses[-1].memref]
+    assert deps.distance(load, store) is ANY
+
+
+def test_schedule_annotations_respect_the_ii():
+    loop = _pipelined_loop(shifts)
+    ii = loop.attributes[II_ATTR].value.data
+    depth = loop.attributes[DEPTH_ATTR].value.data
+    ops = [op for op in loop.body.walk() if CYCLE_ATTR in op.attributes]
+    assert ops and all(op.attributes[READY_ATTR].value.data < depth for op in ops)
+    # no two accesses of one array use one port in one slot modulo II
+    slots: dict = {}
+    for op in ops:
+        if isinstance(op, (memref.LoadOp, memref.StoreOp)):
+            key = (op.memref, op.attributes[CYCLE_ATTR].value.data % ii,
+                   op.attributes[PORT_ATTR].value.data)
+            assert key not in slots, "two accesses of one memory port in one modulo slot"
+            slots[key] = op
+    # a and b each have three accesses per iteration: two ports each, two slots
+    assert ii == 2 and {port for _, _, port in slots} == {0, 1}
+
+
+def test_resource_bound_and_slots():
+    nodes = [MNode(1, 0.3, port="m") for _ in range(3)] + [MNode(0, 1.0)]
+    edges = [MEdge(0, 3, 1, data=True), MEdge(1, 3, 1, data=True)]
+    b = bounds(nodes, edges, {"m": 1}, {"m": "mem"})
+    assert b.res_mii == 3 and "memory 'mem' has 1 port and 3 accesses" in b.res_reasons[0]
+    result = modulo_schedule(nodes, edges, ii=3, budget_ns=9.0, capacity={"m": 1})
+    assert sorted(t % 3 for t in result.times[:3]) == [0, 1, 2]
+    dual = modulo_schedule(nodes, edges, ii=2, budget_ns=9.0, capacity={"m": 2})
+    assert dual.ii == 2
+
+
+def test_recurrence_bound():
+    # load (1 cycle), add, store; the store feeds the next iteration's load
+    nodes = [MNode(1, 0.3, port="m"), MNode(0, 1.0), MNode(0, 0.3, port="m")]
+    edges = [MEdge(0, 1, 1, data=True), MEdge(1, 2, 0, data=True),
+             MEdge(2, 0, 1, distance=1, why="'m' store then load")]
+    b = bounds(nodes, edges, {"m": 1}, {})
+    assert b.rec_mii == 2 and "'m' store then load" in b.rec_reason
+    far = [*edges[:2], MEdge(2, 0, 1, distance=2)]
+    assert bounds(nodes, far, {"m": 1}, {}).rec_mii == 1
+    result = modulo_schedule(nodes, edges, ii=2, budget_ns=9.0, capacity={"m": 1})
+    t = result.times
+    assert t[0] + 2 >= t[2] + 1 and t[1] >= t[0] + 1
+
+
+def test_chaining_limits_the_ii():
+    # a loop-carried chain of eight 2-ns adders cannot close in one 9-ns cycle
+    nodes = [MNode(0, 2.0) for _ in range(8)]
+    edges = [MEdge(k, k + 1, 0, data=True) for k in range(7)] + [MEdge(7, 0, 1, distance=1)]
+    result = modulo_schedule(nodes, edges, ii=1, budget_ns=9.0)
+    assert result.ii == 2
+
+
+@pytest.mark.parametrize("ii", [1, 2, 4])
+def test_requested_ii_is_a_floor(ii):
+    loop = _pipelined_loop(dot, ii=ii)
+    assert loop.attributes[II_ATTR].value.data == ii

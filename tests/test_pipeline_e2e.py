@@ -1,0 +1,321 @@
+"""End-to-end check of loop pipelining (s.pipeline): Python ≡ CPU ≡ RTL bit for bit for
+pipelined kernels (one simulator build for all), the simulated cycles equal the report's
+latency, and the II reached is the one the dependences and ports allow."""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+
+import vichls
+from e2e import assert_outcome, run_batch
+from vichls import int8, int16, int32, kernel, uint8, uint16
+from vichls.errors import DirectiveError
+from vichls.inputs import random_args
+
+
+@kernel
+def dot(x: int32[64], y: int32[64]) -> int32:
+    acc: int32 = 0
+    for i in range(64):
+        acc += x[i] * y[i]
+    return acc
+
+
+@kernel
+def prefix(a: int32[40], x: int32[40]):
+    for i in range(1, 40):
+        a[i] = a[i - 1] + x[i]
+
+
+@kernel
+def skip2(a: int16[40]):
+    for i in range(2, 40):
+        a[i] = a[i - 2] + a[i] * int16(3)
+
+
+@kernel
+def neighbours(x: int32[33], y: int32[32]):
+    for i in range(32):
+        y[i] = x[i] - x[i + 1]
+
+
+@kernel
+def histogram(idx: uint8[48], h: int16[16]):
+    for i in range(48):
+        h[idx[i] % 16] += int16(1)
+
+
+@kernel
+def clipped(a: int16[30], b: int16[30], lo: int16, hi: int16) -> int16:
+    total: int16 = 0
+    for i in vichls.loop(range(30), name="body"):
+        v: int16 = a[i] * int16(2) - b[i]
+        if v < lo:
+            b[i] = lo
+        elif v > hi:
+            b[i] = hi
+            total += int16(1)
+        else:
+            b[i] = v
+    return total
+
+
+@kernel
+def divide(a: int32[12], b: int32[12], q: int32[12]):
+    for i in range(12):
+        q[i] = a[i] // (b[i] | 1)
+
+
+@kernel
+def rows(A: int16[6, 8], s: int16[6]):
+    for i in range(6):
+        acc: int16 = 0
+        for j in range(8):
+            acc += A[i, j]
+        s[i] = acc
+
+
+@kernel
+def triangular(A: int32[10, 10], out: int32[10]):
+    for i in range(10):
+        t: int32 = 0
+        for j in range(i + 1):
+            t += A[i, j] * int32(j)
+        out[i] = t
+
+
+@kernel
+def fir(x: int32[64], c: int32[8], y: int32[64]):
+    shift: int32[8] = 0
+    for n in range(64):
+        for k in range(7, 0, -1):
+            shift[k] = shift[k - 1]
+        shift[0] = x[n]
+        acc: int32 = 0
+        for k in range(8):
+            acc += shift[k] * c[k]
+        y[n] = acc
+
+
+@kernel
+def smooth(x: int16[32], y: int16[31]):
+    buf: int16[32] = 0
+    for i in range(32):
+        buf[i] = x[i] >> 1
+    for i in vichls.loop(range(31), name="avg"):
+        y[i] = buf[i] + buf[i + 1]
+
+
+@kernel
+def narrow(a: uint8[20], b: uint16[20]) -> uint16:
+    s: uint16 = 0
+    for i in range(20):
+        b[i] = uint16(a[i]) * uint16(a[i]) + s
+        s += uint16(a[i] >> 1)
+    return s
+
+
+@kernel
+def empty_range(a: int8[8], n: int8):
+    for i in range(n):
+        a[i % 8] = a[i % 8] + int8(1)
+
+
+@kernel
+def mm(A: int32[8, 8], B: int32[8, 8], C: int32[8, 8]):
+    for i in range(8):
+        for j in range(8):
+            acc: int32 = 0
+            for k in range(8):
+                acc += A[i, k] * B[k, j]
+            C[i, j] = acc
+
+
+@kernel
+def row_sums(A: int16[6, 8], s: int16[6]):
+    for i in range(6):
+        s[i] = 0
+        for j in range(8):
+            s[i] += A[i, j]
+
+
+def _schedule(k, *directives):
+    s = vichls.customize(k)
+    for kind, *args in directives:
+        options = args.pop() if args and isinstance(args[-1], dict) else {}
+        getattr(s, kind)(*args, **options)
+    return s
+
+
+class _Scheduled:
+    def __init__(self, schedule):
+        self.schedule = schedule
+        self.signature = schedule.kernel.signature
+
+    def __call__(self, *args):
+        return self.schedule.kernel(*args)
+
+    def module(self):
+        return self.schedule.module()
+
+
+CASES = {
+    "dot": _schedule(dot, ("pipeline", "i")),
+    "dot_unroll4_partitioned": _schedule(dot, ("pipeline", "i"), ("unroll", "i", {"factor": 4}),
+                                         ("partition", "x", {"factor": 4}),
+                                         ("partition", "y", {"factor": 4})),
+    "dot_ii3": _schedule(dot, ("pipeline", "i", {"ii": 3})),
+    "prefix": _schedule(prefix, ("pipeline", "i")),
+    "skip2": _schedule(skip2, ("pipeline", "i")),
+    "neighbours": _schedule(neighbours, ("pipeline", "i")),
+    "histogram": _schedule(histogram, ("pipeline", "i")),
+    "clipped": _schedule(clipped, ("pipeline", "body")),
+    "divide": _schedule(divide, ("pipeline", "i")),
+    "rows_inner": _schedule(rows, ("pipeline", "j")),
+    "rows_outer": _schedule(rows, ("pipeline", "i")),
+    "triangular_inner": _schedule(triangular, ("pipeline", "j")),
+    "fir": _schedule(fir, ("pipeline", "n"), ("partition", "shift", {"kind": "complete"}),
+                     ("partition", "c", {"kind": "cyclic", "factor": 8})),
+    "narrow": _schedule(narrow, ("pipeline", "i")),
+    "smooth": _schedule(smooth, ("pipeline", "avg")),
+    "mm_flattened": _schedule(mm, ("pipeline", "k")),
+    "mm_flattened_unroll4": _schedule(mm, ("pipeline", "k"), ("unroll", "k", {"factor": 4}),
+                                      ("partition", "A", {"dim": 2, "factor": 4}),
+                                      ("partition", "B", {"dim": 1, "factor": 4})),
+    "mm_unroll3_remainder": _schedule(mm, ("pipeline", "k"), ("unroll", "k", {"factor": 3})),
+    "row_sums": _schedule(row_sums, ("pipeline", "j")),
+    "empty_range": _schedule(empty_range, ("pipeline", "i")),
+}
+CALLS = 3
+
+
+def _corpus_cases():
+    """Regression-corpus kernels with their innermost pipelinable loop pipelined."""
+    from kernels import ALL_CASES
+
+    from vichls.schedule import _loops
+
+    cases = {}
+    for case in ALL_CASES:
+        loops = sorted(_loops(case.kernel.tree().body), key=lambda item: -len(item[0]))
+        for path, _, _ in loops:
+            s = vichls.customize(case.kernel).pipeline(path[-1])
+            try:
+                s.module()
+            except DirectiveError:
+                continue  # a while loop, or inner loops that cannot be unrolled
+            cases[f"corpus_{case.name}_{path[-1]}"] = (s, case.make_inputs)
+            break
+    return cases
+
+
+CORPUS = _corpus_cases()
+
+
+@pytest.fixture(scope="module")
+def outcomes():
+    items = []
+    for name, schedule in CASES.items():
+        rng = np.random.default_rng(zlib.crc32(name.encode()))
+        k = _Scheduled(schedule)
+        arg_sets = [random_args(k.signature, rng) for _ in range(CALLS)]
+        if name == "empty_range":  # no iteration, one, several
+            arg_sets = [(a, np.int8(n)) for (a, _), n in zip(arg_sets, (0, 1, 8))]
+        items.append((name, k, arg_sets))
+    for name, (schedule, make_inputs) in CORPUS.items():
+        rng = np.random.default_rng(zlib.crc32(name.encode()))
+        items.append((name, _Scheduled(schedule), [make_inputs(rng) for _ in range(CALLS)]))
+    return run_batch(items)
+
+
+@pytest.fixture(scope="module")
+def reports():
+    return {name: s.build("fpga").report for name, s in CASES.items()}
+
+
+def _pipelined(report):
+    return [loop for loop in report["loops"] if loop["pipelined"]]
+
+
+@pytest.mark.parametrize("name", list(CASES) + list(CORPUS))
+def test_python_cpu_rtl_agree(outcomes, name):
+    assert_outcome(outcomes[name])
+
+
+def test_corpus_has_pipelined_kernels():
+    assert len(CORPUS) >= 30, sorted(CORPUS)
+
+
+@pytest.mark.parametrize("name", [n for n in CASES if n not in ("empty_range", "triangular_inner")])
+def test_simulated_cycles_match_the_report(outcomes, reports, name):
+    latency = reports[name]["latency"]
+    assert latency["min"] == latency["max"], latency
+    assert outcomes[name].cycles and set(outcomes[name].cycles) == {latency["max"]}
+
+
+@pytest.mark.parametrize("name, ii, reason", [
+    ("dot", 1, None),
+    ("dot_unroll4_partitioned", 1, None),
+    ("dot_ii3", 3, None),
+    ("prefix", 2, "recurrence"),          # a[i] needs a[i-1], stored one cycle after its read
+    ("skip2", 2, "memory 'a' has 2 ports and 3 accesses"),  # distance 2: no recurrence limit
+    ("neighbours", 1, None),              # x gets its second port
+    ("histogram", 2, "'h'"),              # data-dependent index: assumed to depend
+    ("divide", 33, "divider"),
+    ("rows_inner", 1, None),
+    ("triangular_inner", 1, None),
+    ("fir", 1, None),
+    ("narrow", 1, None),
+    ("smooth", 1, None),
+    ("mm_flattened", 1, None),
+    ("mm_flattened_unroll4", 1, None),
+    ("row_sums", 1, None),
+])
+def test_ii_and_its_reason(reports, name, ii, reason):
+    (loop,) = _pipelined(reports[name])
+    assert loop["ii"] == ii, loop
+    if reason is None:
+        assert "ii_reason" not in loop or loop["ii"] == loop["requested_ii"], loop
+    else:
+        assert reason in loop["ii_reason"], loop
+        assert any(reason in w for w in reports[name]["warnings"]), reports[name]["warnings"]
+
+
+def test_pipelined_dot_runs_one_element_per_cycle(outcomes):
+    (cycles,) = set(outcomes["dot"].cycles)
+    assert cycles <= 64 + 6, cycles
+    (unrolled,) = set(outcomes["dot_unroll4_partitioned"].cycles)
+    assert unrolled <= 64 // 4 + 6, unrolled
+
+
+def test_pipelining_an_outer_loop_unrolls_the_inner_one(reports):
+    loops = reports["rows_outer"]["loops"]
+    assert [loop["name"] for loop in loops if loop["pipelined"]] == ["i"], loops
+    assert len(loops) == 1, loops
+
+
+def test_second_port_only_where_it_lowers_the_ii(reports):
+    arrays = reports["neighbours"]["interface"]["arrays"]
+    assert arrays["x"]["ports"] == 2 and arrays["y"]["ports"] == 1, arrays
+    assert reports["smooth"].get("dual_port_local_arrays") == ["buf"], reports["smooth"]
+    assert reports["prefix"]["interface"]["arrays"]["a"]["ports"] == 1  # the recurrence rules
+    assert all(a["ports"] == 1 for a in reports["dot"]["interface"]["arrays"].values())
+
+
+def test_dual_port_verilog_names_the_second_port():
+    design = CASES["neighbours"].build("fpga")
+    assert "x_address1" in design.verilog and "y_address1" not in design.verilog
+    design = CASES["smooth"].build("fpga")
+    assert "vichls_ram_dp" in design.verilog
+
+
+def test_flattened_pipeline_runs_the_whole_nest_at_one_iteration_per_cycle(outcomes, reports):
+    (loop,) = _pipelined(reports["mm_flattened"])
+    assert loop["trip_count"] == 8 ** 3, loop
+    (cycles,) = set(outcomes["mm_flattened"].cycles)
+    assert cycles <= 8 ** 3 + loop["depth"] + 2, cycles
+    (unrolled,) = set(outcomes["mm_flattened_unroll4"].cycles)
+    assert unrolled * 3.5 <= cycles, (unrolled, cycles)
