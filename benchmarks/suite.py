@@ -6,17 +6,35 @@ tools that run them (`vichls bench`, `vichls dse`, benchmarks/*.py):
 - ``Benchmark``: one kernel at one size, with its input maker and the published figures of
   the tools people compare against;
 - ``benchmarks(size="small", names=None) -> list[Benchmark]``: the suite at one size, in a
-  stable order; ``size`` is ``"small"`` (the 8×8 sizes of the Calyx evaluation) or
-  ``"mini"`` (PolyBench's MINI dataset sizes); ``names`` filters (unknown names raise
-  KeyError naming the known ones).
+  stable order (PolyBench, then MachSuite); ``size`` is ``"small"`` (the 8×8 sizes of the
+  Calyx evaluation) or ``"mini"`` (PolyBench's MINI dataset sizes, and MachSuite sizes of
+  the same order); ``names`` filters (unknown names raise KeyError naming the known ones).
+
+How one source gives two sizes: a kernel's array types name module-level constants, so each
+size needs its own kernel definition. Each kernel file therefore picks its constants with
+one line, ``SIZE = "small"``, and a table per constant (``N = {"small": 8, "mini": 40}[SIZE]``).
+``kernel_file(module, size)`` imports the file as it is for "small" and, for another size,
+executes the same text with that one line changed (vichls.frontend's ``load_source``, under
+the name ``<path>[<size>]`` so the reference and error messages keep the file's line
+numbers). Assumes each file holds exactly one such line and one top kernel.
+
+A family package (``benchmarks.polybench``, ``benchmarks.machsuite``) lists its files in
+``KERNELS`` (name → (module, input options)); a file's own ``make_inputs(rng=None)`` wins,
+otherwise the family's ``default_inputs(kernel, **options)`` makes the arguments.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
+import importlib.util
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 SIZES = ("small", "mini")
+FAMILIES = ("polybench", "machsuite")
 
 
 @dataclass(frozen=True)
@@ -33,6 +51,15 @@ class Benchmark:
     published: dict = field(default_factory=dict)
     #: the hand-written directive set (``directives(schedule)``), or None
     directives: Callable | None = None
+    #: the problem sizes of this build: the file's upper-case int constants ({"N": 8, ...})
+    dims: dict = field(default_factory=dict)
+    #: the kernel file this benchmark comes from (on disk, at the "small" size)
+    path: str = ""
+    #: the file's text at this size: ``load_source(source, f"{path}[{size}]")`` (from
+    #: vichls.frontend.kernel) rebuilds the kernel in another process (kernels do not
+    #: pickle; calling ``benchmarks`` there works too), and written to a file it is a kernel
+    #: file for ``vichls sim``, ``vichls dse``
+    source: str = ""
 
 
 # Vivado HLS 2019.2 worst-case latency / Calyx simulated cycles, and their LUTs, 8×8 int32
@@ -51,21 +78,78 @@ PUBLISHED_SMALL: dict[str, dict] = {
     "trisolv": dict(vivado_cycles=425, calyx_cycles=460, vivado_lut=570, calyx_lut=375),
 }
 
+_SIZE_LINE = re.compile(r'^SIZE = "small"(?=\s|$)', re.MULTILINE)
 
-def _small() -> list[Benchmark]:
-    from benchmarks.polybench import SUITE
 
-    return [
-        Benchmark(name, "polybench", "small", kernel, make_inputs,
-                  dict(PUBLISHED_SMALL.get(name, {})))
-        for name, (kernel, make_inputs, _vivado) in SUITE.items()
-    ]
+def sized_source(module: str, size: str) -> str:
+    """The text of kernel file ``module`` (a dotted name) with its sizes set to ``size``."""
+    if size not in SIZES:
+        raise KeyError(f"unknown size {size!r}; known: {', '.join(SIZES)}")
+    path = _path_of(module)
+    source = path.read_text()
+    if len(_SIZE_LINE.findall(source)) != 1:
+        raise ValueError(f'{path}: expected exactly one line `SIZE = "small"` choosing its sizes')
+    return _SIZE_LINE.sub(f'SIZE = "{size}"', source)
+
+
+@functools.lru_cache(maxsize=None)
+def kernel_file(module: str, size: str) -> dict:
+    """The global namespace of kernel file ``module`` (a dotted name) built at ``size``."""
+    source = sized_source(module, size)
+    if size == "small":
+        return vars(importlib.import_module(module))
+    from vichls.frontend.kernel import load_source
+
+    return load_source(source, f"{_path_of(module)}[{size}]")
+
+
+def _path_of(module: str) -> Path:
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        raise KeyError(f"no kernel file {module}")
+    return Path(spec.origin)
+
+
+def _top_kernel(namespace: dict, module: str):
+    from vichls.frontend.kernel import kernels_in
+
+    found = list(kernels_in(namespace).values())
+    if len(found) != 1:
+        raise ValueError(f"{module}: expected one kernel, found {[k.name for k in found]}")
+    return found[0]
+
+
+def _dims(namespace: dict) -> dict:
+    return {name: value for name, value in namespace.items()
+            if name.isupper() and type(value) is int}
+
+
+def _family(family: str, size: str) -> list[Benchmark]:
+    package = importlib.import_module(f"benchmarks.{family}")
+    suite = []
+    for name, (file, input_options) in package.KERNELS.items():
+        module = f"benchmarks.{family}.{file}"
+        namespace = kernel_file(module, size)
+        kernel = _top_kernel(namespace, module)
+        make_inputs = namespace.get("make_inputs")
+        if make_inputs is None:
+            make_inputs = package.default_inputs(kernel, **input_options)
+        published = PUBLISHED_SMALL.get(name, {}) if size == "small" else {}
+        suite.append(Benchmark(name, family, size, kernel, make_inputs, dict(published),
+                               dims=_dims(namespace), path=str(_path_of(module)),
+                               source=sized_source(module, size)))
+    return suite
+
+
+@functools.lru_cache(maxsize=None)
+def _suite(size: str) -> tuple[Benchmark, ...]:
+    return tuple(b for family in FAMILIES for b in _family(family, size))
 
 
 def benchmarks(size: str = "small", names: list[str] | None = None) -> list[Benchmark]:
     if size not in SIZES:
         raise KeyError(f"unknown size {size!r}; known: {', '.join(SIZES)}")
-    suite = _small() if size == "small" else []
+    suite = list(_suite(size))
     if names is None:
         return suite
     by_name = {b.name: b for b in suite}

@@ -1,18 +1,24 @@
-"""PolyBench/C 4.2 at size 8 in int32: the kernels, their input makers, and Vivado HLS figures.
+"""PolyBench/C 4.2 in int32: one kernel file per benchmark, each buildable at two sizes.
 
-``SUITE`` maps a PolyBench name to ``(kernel, make_inputs, vivado_cycles)``:
+Every file in this folder defines one ``@kernel`` (its name is PolyBench's C name,
+``kernel_gemm``, ...) whose problem sizes are module-level constants chosen by the file's
+``SIZE = "small"`` line; ``benchmarks.suite`` builds the file at "small" (the 8×8 sizes of
+the Calyx evaluation) or "mini" (PolyBench's MINI dataset) and is the registry the tools
+read. This package says which files make the suite and how their inputs are made:
 
-- ``kernel``: the ``@kernel`` (its name is PolyBench's C name, ``kernel_gemm``, ...);
-- ``make_inputs(rng=None) -> tuple``: arguments in parameter order. Without a generator the
-  arrays get PolyBench-style deterministic values (``(i * j + c) % n``, small and
-  non-negative, as PolyBench's ``init_array`` does in floating point); with a
-  ``numpy.random.Generator`` they get random int32 values in -100..100 (non-negative for
-  the stencils). alpha = 3 and beta = 2 stand for PolyBench's 1.5 and 1.2. trisolv gets a
-  diagonal in 1..4 so that its division is well defined;
-- ``vivado_cycles``: the published latency of the same kernel (8×8, int32) from Vivado HLS
-  2019.2 with no directives, or ``None`` where no figure was published.
+- ``KERNELS``: benchmark name → (file, options of ``default_inputs``), in the suite's order;
+  a file that defines ``make_inputs(rng=None)`` (floyd-warshall, nussinov) makes its own;
+- ``default_inputs(kernel, ...) -> make_inputs(rng=None)``: PolyBench-style arguments in
+  parameter order. Without a generator the arrays get deterministic values
+  (``(i * j + c) % n``, small and non-negative, as PolyBench's ``init_array`` does in
+  floating point); with a ``numpy.random.Generator`` they get random int32 values in
+  -100..100 (0..100 for the stencils, whose divisions then equal C's truncating ones).
+  alpha = 3 and beta = 2 stand for PolyBench's 1.5 and 1.2. trisolv gets a diagonal in 1..4
+  so that its division is well defined.
 
-The runner that compiles and simulates the suite is ``benchmarks/polybench/run.py``.
+``SUITE``, ``CORE`` and ``VIVADO_HLS_2019_2_LATENCY`` are the older view of the 16 kernels
+of the first 8×8 suite (``SUITE[name] = (kernel, make_inputs, vivado_cycles)``, small size),
+kept for the reference and CPU tests that check them against numpy.
 """
 
 from __future__ import annotations
@@ -23,22 +29,32 @@ import numpy as np
 
 from vichls.types import ArrayType
 
-from .linear_algebra import (
-    kernel_2mm,
-    kernel_3mm,
-    kernel_atax,
-    kernel_bicg,
-    kernel_doitgen,
-    kernel_gemm,
-    kernel_gemver,
-    kernel_gesummv,
-    kernel_mvt,
-    kernel_syr2k,
-    kernel_syrk,
-    kernel_trisolv,
-    kernel_trmm,
-)
-from .stencils import kernel_jacobi_1d, kernel_jacobi_2d, kernel_seidel_2d
+KERNELS: dict[str, tuple[str, dict]] = {
+    "gemm": ("gemm", {}),
+    "2mm": ("two_mm", {}),
+    "3mm": ("three_mm", {}),
+    "atax": ("atax", {}),
+    "bicg": ("bicg", {}),
+    "gesummv": ("gesummv", {}),
+    "mvt": ("mvt", {}),
+    "syrk": ("syrk", {}),
+    "syr2k": ("syr2k", {}),
+    "trmm": ("trmm", {}),
+    "doitgen": ("doitgen", {}),
+    "gemver": ("gemver", {}),
+    "trisolv": ("trisolv", {"positive_diagonal": "L"}),
+    "jacobi-1d": ("jacobi_1d", {"non_negative": True}),
+    "jacobi-2d": ("jacobi_2d", {"non_negative": True}),
+    "seidel-2d": ("seidel_2d", {"non_negative": True}),
+    "fdtd-2d": ("fdtd_2d", {}),
+    "heat-3d": ("heat_3d", {"non_negative": True}),
+    "floyd-warshall": ("floyd_warshall", {}),
+    "nussinov": ("nussinov", {}),
+}
+
+# the linear-algebra kernels (PolyBench's linear-algebra/ folder)
+LINEAR_ALGEBRA = ["gemm", "2mm", "3mm", "atax", "bicg", "gesummv", "mvt", "syrk", "syr2k",
+                  "trmm", "doitgen", "gemver", "trisolv"]
 
 # Vivado HLS 2019.2, no directives, 8x8 int32: latency in cycles (published reference figures)
 VIVADO_HLS_2019_2_LATENCY: dict[str, int] = {
@@ -51,11 +67,14 @@ VIVADO_HLS_2019_2_LATENCY: dict[str, int] = {
     "trisolv": 425,
 }
 
+# the seven kernels with a published Vivado figure, in the order of the reference table
+CORE = ["gemm", "2mm", "atax", "bicg", "gesummv", "mvt", "trisolv"]
+
 SCALARS = {"alpha": 3, "beta": 2}
 
 
-def _inputs_maker(kernel, non_negative: bool = False, positive_diagonal: str | None = None
-                  ) -> Callable[..., tuple]:
+def default_inputs(kernel, non_negative: bool = False, positive_diagonal: str | None = None
+                   ) -> Callable[..., tuple]:
     def make_inputs(rng: np.random.Generator | None = None) -> tuple:
         args = []
         for position, param in enumerate(kernel.signature.params):
@@ -80,28 +99,21 @@ def _inputs_maker(kernel, non_negative: bool = False, positive_diagonal: str | N
     return make_inputs
 
 
-def _entry(name: str, kernel, **options):
-    return kernel, _inputs_maker(kernel, **options), VIVADO_HLS_2019_2_LATENCY.get(name)
+def _first_suite() -> dict[str, tuple]:
+    from benchmarks.suite import benchmarks
+
+    # the four kernels added with the full suite are checked by tests/test_bench_suite.py
+    added_later = ("fdtd-2d", "heat-3d", "floyd-warshall", "nussinov")
+    first = [name for name in KERNELS if name not in added_later]
+    return {b.name: (b.kernel, b.make_inputs, VIVADO_HLS_2019_2_LATENCY.get(b.name))
+            for b in benchmarks("small", first)}
 
 
-SUITE: dict[str, tuple] = {
-    "gemm": _entry("gemm", kernel_gemm),
-    "2mm": _entry("2mm", kernel_2mm),
-    "atax": _entry("atax", kernel_atax),
-    "bicg": _entry("bicg", kernel_bicg),
-    "gesummv": _entry("gesummv", kernel_gesummv),
-    "mvt": _entry("mvt", kernel_mvt),
-    "trisolv": _entry("trisolv", kernel_trisolv, positive_diagonal="L"),
-    "syrk": _entry("syrk", kernel_syrk),
-    "syr2k": _entry("syr2k", kernel_syr2k),
-    "trmm": _entry("trmm", kernel_trmm),
-    "doitgen": _entry("doitgen", kernel_doitgen),
-    "gemver": _entry("gemver", kernel_gemver),
-    "3mm": _entry("3mm", kernel_3mm),
-    "jacobi-1d": _entry("jacobi-1d", kernel_jacobi_1d, non_negative=True),
-    "jacobi-2d": _entry("jacobi-2d", kernel_jacobi_2d, non_negative=True),
-    "seidel-2d": _entry("seidel-2d", kernel_seidel_2d, non_negative=True),
-}
-
-# the seven kernels with a published Vivado figure, in the order of the reference table
-CORE = ["gemm", "2mm", "atax", "bicg", "gesummv", "mvt", "trisolv"]
+def __getattr__(name: str):
+    # SUITE is built on first use: building it imports benchmarks.suite, which imports this
+    # package, so it cannot be built while this package is being imported
+    if name == "SUITE":
+        suite = _first_suite()
+        globals()["SUITE"] = suite
+        return suite
+    raise AttributeError(name)

@@ -1,0 +1,27 @@
+"""PolyBench/C 4.2 gemver in int32: a rank-2 update of A, then x = beta·Aᵀ·y + z and
+w = alpha·A·x.
+
+Sizes: small N = 8; mini N = 40 (PolyBench MINI).
+"""
+
+from vichls import int32, kernel
+
+SIZE = "small"  # the size this file is built at; benchmarks.suite rebuilds it at "mini"
+N = {"small": 8, "mini": 40}[SIZE]
+
+
+@kernel
+def kernel_gemver(alpha: int32, beta: int32, A: int32[N, N], u1: int32[N], v1: int32[N],
+                  u2: int32[N], v2: int32[N], w: int32[N], x: int32[N], y: int32[N],
+                  z: int32[N]):
+    for i in range(N):
+        for j in range(N):
+            A[i][j] = A[i][j] + u1[i] * v1[j] + u2[i] * v2[j]
+    for i in range(N):
+        for j in range(N):
+            x[i] = x[i] + beta * A[j][i] * y[j]
+    for i in range(N):
+        x[i] = x[i] + z[i]
+    for i in range(N):
+        for j in range(N):
+            w[i] = w[i] + alpha * A[i][j] * x[j]
