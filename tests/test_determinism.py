@@ -1,5 +1,6 @@
-"""Determinism: compiling the regression corpus (tests/kernels ALL_CASES) in two processes with
-different PYTHONHASHSEED gives byte-identical Verilog, report JSON and loop-level IR.
+"""Determinism: compiling the regression corpus (tests/kernels ALL_CASES) and the pipelined
+designs of benchmarks/pipelining.py in two processes with different PYTHONHASHSEED gives
+byte-identical Verilog, report JSON and loop-level IR.
 
 Each process compiles every case and prints one digest per case and output; the two digest
 tables must be equal. A difference names the cases and outputs that changed, so a compiler
@@ -30,13 +31,19 @@ for case in ALL_CASES:
     report = json.dumps(design.report, indent=2, sort_keys=True) + "\\n"
     out[case.name] = {"verilog": digest(design.verilog), "report": digest(report),
                       "loop_ir": digest(print_module(module))}
+# pipelined designs (modulo scheduling, flattening, dual ports, partitions)
+from benchmarks.pipelining import designs
+for name, schedule in designs():
+    design = schedule.build("fpga")
+    report = json.dumps(design.report, indent=2, sort_keys=True) + "\n"
+    out[name] = {"verilog": digest(design.verilog), "report": digest(report)}
 json.dump(out, sys.stdout)
 """
 
 
 def _digests_with_hash_seed(seed: str) -> subprocess.Popen:
     env = dict(os.environ, PYTHONHASHSEED=seed)
-    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(TESTS.parent), env.get("PYTHONPATH", "")])
     return subprocess.Popen([sys.executable, "-c", COMPILE_ALL], env=env, cwd=TESTS,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 

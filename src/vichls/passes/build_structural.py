@@ -746,9 +746,22 @@ class StructuralBuilder:
             raise FpgaError.at(op, "index count does not match the memref rank")
         linear = indices[0]
         for size, index in zip(mem.shape[1:], indices[1:]):
-            scaled = self.emit(comb.MulOp([linear, self.const(size, 32)]),
-                               self.names.fresh("addr")).results[0]
-            linear = self.emit(comb.AddOp([scaled, index]), self.names.fresh("addr")).results[0]
+            known = signed_constant(linear), signed_constant(index)
+            if None not in known:
+                linear = self.const(known[0] * size + known[1], 32)
+            elif size & (size - 1) == 0:
+                # a power of two: the index (in range by the language's contract) fills
+                # the low bits, no adder
+                bits = size.bit_length() - 1
+                if bits:
+                    high = self.resize(linear, 32 - bits, False, "addr")
+                    low = self.resize(index, bits, False, "addr")
+                    linear = self.emit(comb.ConcatOp([high, low], IntegerType(32)),
+                                       self.names.fresh("addr")).results[0]
+            else:
+                scaled = self.emit(comb.MulOp([linear, self.const(size, 32)]),
+                                   self.names.fresh("addr")).results[0]
+                linear = self.emit(comb.AddOp([scaled, index]), self.names.fresh("addr")).results[0]
         return self.resize(linear, mem.address_width, False, "addr")
 
     def rounded_division(self, op, a, b, width, group, cycle, block, hint) -> SSAValue:

@@ -132,9 +132,10 @@ def op_cost(op: Operation) -> oplib.OpCost:
     assert kind is not None
     cost = oplib.cost(kind, op_width(op))
     if kind in ("mem_read", "mem_write"):
-        # Row-major address arithmetic (a multiply by a constant stride and an add per
-        # extra dimension) happens in the issue cycle, before the port.
-        extra_dims = max(0, len(op.memref.type.get_shape()) - 1)
+        # Row-major address arithmetic happens in the issue cycle, before the port: a
+        # multiply by a constant stride and an add per extra dimension, or nothing when
+        # the dimension is a power of two (the index fills the low address bits).
+        extra_dims = sum(1 for d in op.memref.type.get_shape()[1:] if d & (d - 1))
         step = oplib.cost("add", 32).delay_ns
         cost = oplib.OpCost(
             cost.latency, cost.delay_ns + 2 * step * extra_dims, out_delay_ns=cost.out_delay_ns
