@@ -35,7 +35,7 @@ for case in ALL_CASES:
 from benchmarks.pipelining import designs
 for name, schedule in designs():
     design = schedule.build("fpga")
-    report = json.dumps(design.report, indent=2, sort_keys=True) + "\n"
+    report = json.dumps(design.report, indent=2, sort_keys=True) + "\\n"
     out[name] = {"verilog": digest(design.verilog), "report": digest(report)}
 json.dump(out, sys.stdout)
 """
