@@ -1,0 +1,313 @@
+"""vichls dse: the design space, the Pareto frontier, the budget, the written-back schedule,
+the Dask path and the command line (with one verification in simulation)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import vichls
+from vichls.dse import Point, Space, explore, parse_budget, python_of
+from vichls.dse.evaluate import evaluate
+from vichls.dse.pareto import dominates, pareto_front
+from vichls.errors import VichlsError
+from vichls.frontend.kernel import kernels_in, load_file
+
+NEST = """
+from vichls import int32, kernel
+
+N = 8
+
+@kernel
+def nest(a: int32, x: int32[N], y: int32[N], z: int32[N, 4]):
+    for i in range(N):
+        y[i] = a * x[i] + y[i]
+    for i in range(N):
+        for j in range(4):
+            z[i, j] += x[i] * y[j + 1]
+"""
+
+TINY = """
+from vichls import int32, kernel
+
+@kernel
+def tiny(a: int32, x: int32[4], y: int32[4]):
+    for i in range(4):
+        y[i] = a * x[i] + y[i]
+"""
+
+
+def _load(tmp_path, source, name):
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent(source))
+    return kernels_in(load_file(path))[name], path
+
+
+@pytest.fixture(scope="module")
+def nest(tmp_path_factory):
+    return _load(tmp_path_factory.mktemp("dse"), NEST, "nest")[0]
+
+
+# -- the space ------------------------------------------------------------------------------
+
+
+def test_space_reads_loops_trip_counts_and_indexed_dimensions(nest):
+    space = Space(nest, max_parallel=8)
+    assert set(space.loops) == {"i", "i/j"}  # the two top-level i loops share one name
+    assert space.loops["i"].trip == 8 and space.loops["i/j"].trip == 4
+    assert space.loops["i/j"].innermost and not space.loops["i"].innermost
+    assert space.loops["i"].indexes == {("x", 1), ("y", 1), ("z", 1)}
+    assert space.loops["i/j"].indexes == {("y", 1), ("z", 2)}  # y[j + 1] counts
+    assert space.unroll_factors("i") == [1, 2, 4, 8]
+    assert space.tile_sizes("i/j") == [2] and space.tile_sizes("i") == []
+    assert Point().with_tile("i/j", 2) in space.neighbours(Point())
+    assert space.pipeline_candidates() == ["i", "i/j"]
+
+
+def test_partitions_follow_the_unroll_factors(nest):
+    space = Space(nest, max_parallel=8)
+    p = Point().with_unroll("i/j", 4).with_unroll("i", 2)
+    # y is indexed by both: the larger factor wins; z by both on different dimensions
+    assert space.partitions(p) == [("x", 1, 2, "cyclic"), ("y", 1, 4, "cyclic"),
+                                   ("z", 2, 4, "cyclic")]
+    q = p.with_layout("z", "block", 1).with_layout("x", "none", 0)
+    assert space.partitions(q) == [("y", 1, 4, "cyclic"), ("z", 1, 2, "block")]
+    kinds = [m for m, _, _ in space.directives(q)]
+    assert kinds == ["unroll", "unroll", "partition", "partition"]
+    assert space.directives(q)[0] == ("unroll", ("i/j",), {"factor": 4})  # innermost first
+
+
+def test_seeds_and_neighbours_respect_the_parallelism_bound(nest):
+    space = Space(nest, max_parallel=8)
+    seeds = space.seeds()
+    assert Point() in seeds and len(seeds) == len(set(seeds))
+    assert Point().with_unroll("i", 2).with_unroll("i/j", 4) in seeds
+    for p in seeds:
+        u = dict(p.unroll)
+        assert u.get("i", 1) * u.get("i/j", 1) <= 8
+    assert not space.valid(Point().with_unroll("i", 4).with_unroll("i/j", 4))
+    assert not space.valid(Point(pipeline=("i", "i/j")))  # nested pipelines
+    assert not space.valid(Point(pipeline=("i/j",)).with_unroll("i/j", 4))  # fully unrolled
+    start = Point().with_unroll("i", 2)
+    for n in space.neighbours(start):
+        changed = [n.unroll != start.unroll, n.tile != start.tile,
+                   n.pipeline != start.pipeline, n.layout != start.layout]
+        assert sum(changed) == 1 and space.valid(n)
+    assert start.with_unroll("i", 4) in space.neighbours(start)
+    assert Point() in space.neighbours(start)
+
+
+def test_layouts_have_one_spelling(nest):
+    space = Space(nest, max_parallel=8)
+    inner = Point().with_unroll("i/j", 2)
+    # z is only indexed on dim 2 by the unrolled loop: "dim 2" is the automatic choice
+    assert space.canonical(inner.with_layout("z", "block", 2)) == \
+        inner.with_layout("z", "block", 0)
+    assert space.canonical(Point().with_layout("z", "none", 0)) == Point()  # nothing unrolled
+    both = inner.with_unroll("i", 4)  # z: dim 1 by 4 (automatic), dim 2 by 2
+    assert space.canonical(both.with_layout("z", "cyclic", 2)).layout == (("z", "cyclic", 2),)
+    assert space.canonical(both.with_layout("z", "cyclic", 1)) == both
+
+
+# -- the frontier ----------------------------------------------------------------------------
+
+
+def test_pareto_front_by_hand():
+    pts = [(10, 5), (8, 6), (8, 7), (12, 1), (10, 5), (20, 20)]
+    assert pareto_front(pts, lambda p: p) == [(8, 6), (10, 5), (10, 5), (12, 1)]
+    assert dominates((1, 2), (1, 3)) and not dominates((1, 3), (1, 3))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(*[st.integers(0, 6)] * 3), max_size=25))
+def test_pareto_front_matches_brute_force(vectors):
+    front = pareto_front(vectors, lambda v: v)
+    for v in vectors:
+        beaten = any(all(a <= b for a, b in zip(w, v)) and w != v for w in vectors)
+        assert (v in front) == (not beaten)
+
+
+# -- exploring -------------------------------------------------------------------------------
+
+
+def test_budget_parsing():
+    assert parse_budget("dsp=12")["dsp"] == 12 and parse_budget(None)["lut"] == 53200
+    with pytest.raises(VichlsError, match="unknown resource"):
+        parse_budget("luts=3")
+    with pytest.raises(VichlsError, match="whole number"):
+        parse_budget("dsp=many")
+
+
+def test_bad_points_are_recorded_not_raised(nest):
+    e = evaluate(nest, [("unroll", ("nowhere",), {"factor": 2})], parse_budget(None))
+    assert e.status == "infeasible" and "no loop named 'nowhere'" in e.error
+    e = evaluate(nest, [], parse_budget("dsp=0"))
+    assert e.status == "over budget" and "dsp" in e.error
+    e = evaluate(nest, [("unroll", ("i",), {"factor": 8})], parse_budget(None), time_limit=1e-4)
+    assert e.status == "infeasible" and "longer than" in e.error
+
+
+@pytest.fixture(scope="module")
+def tight(nest):
+    """An exploration under a DSP budget that rules out most of the parallel points."""
+    return explore(nest, budget="dsp=24", max_points=40)
+
+
+def test_exploration_respects_the_budget(tight):
+    budget = tight.budget
+    assert tight.chosen is not None and tight.chosen.feasible
+    assert any(e.status == "over budget" for e in tight.points)
+    for e in tight.frontier + [tight.chosen]:
+        assert all(e.resources[k] <= budget[k] for k in budget)
+    best = min(e.latency for e in tight.points if e.feasible)
+    assert tight.chosen.latency == best <= tight.baseline.latency
+    assert len(tight.points) <= 40
+    assert len({e.point for e in tight.points}) == len(tight.points)  # nothing twice
+    ok = [e for e in tight.points if e.feasible]
+    for e in ok:  # the frontier dominates (or equals) every point within budget
+        v = (e.latency, e.resources["lut"], e.resources["dsp"])
+        assert any(w == v or dominates(w, v) for w in
+                   [(f.latency, f.resources["lut"], f.resources["dsp"]) for f in tight.frontier])
+
+
+def test_written_back_schedule_reproduces_the_design(tight, nest):
+    code = tight.schedule_python
+    assert code == python_of(tight.chosen.directives, "nest") and tight.chosen.directives
+    namespace = {"nest": nest}
+    exec(compile(code, "schedule.py", "exec"), namespace)
+    s = namespace["s"]
+    assert isinstance(s, vichls.Schedule) and len(s.directives) == len(tight.chosen.directives)
+    report = s.build("fpga").report
+    assert report["latency"]["max"] == tight.chosen.latency_max
+    assert {k: report["resources"][k] for k in tight.chosen.resources} == \
+        tight.chosen.resources
+
+
+def test_pipeline_points_left_out_when_the_back_end_refuses_them(nest, monkeypatch):
+    from vichls.errors import DirectiveError
+    from vichls.schedule import Schedule
+
+    def refuse_pipeline(self):
+        if any(d.kind == "pipeline" for d in self.directives):
+            raise DirectiveError("s.pipeline(...): this directive is recognised but not "
+                                 "implemented yet in this version of vichls")
+
+    monkeypatch.setattr(Schedule, "check_supported", refuse_pipeline)
+    result = explore(nest, max_points=12)
+    assert any("pipeline points left out" in n for n in result.notes)
+    assert all(not e.point.pipeline and e.status != "infeasible" for e in result.points)
+    assert len(result.points) == 12
+
+
+def _summary(result):
+    return [(e.index, e.point, e.status, e.latency_max, tuple(sorted(e.resources.items())))
+            for e in result.points]
+
+
+def test_dask_local_cluster_gives_the_serial_answer(nest):
+    distributed = pytest.importorskip("distributed")
+    serial = explore(nest, budget="dsp=24", max_points=14)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        # by address, as `vichls dse --scheduler ADDRESS` does
+        remote = explore(nest, budget="dsp=24", max_points=14,
+                         scheduler=cluster.scheduler_address)
+        with distributed.Client(cluster) as client:  # or with the caller's own client
+            again = explore(nest, budget="dsp=24", max_points=6, scheduler=client)
+            assert client.status == "running"  # not closed by explore
+    assert _summary(remote) == _summary(serial)
+    assert remote.chosen.point == serial.chosen.point
+    assert _summary(again) == _summary(serial)[:6]
+
+
+def test_process_pool_gives_the_serial_answer(nest):
+    serial = explore(nest, budget="dsp=24", max_points=10)
+    pooled = explore(nest, budget="dsp=24", max_points=10, jobs=2)
+    assert _summary(pooled) == _summary(serial)
+
+
+# -- the command line, with a verification in simulation ----------------------------------------
+
+
+def test_cli_end_to_end_with_verification(tmp_path, capsys, monkeypatch):
+    from vichls.cli import main
+    from vichls.dse import verify
+
+    _, path = _load(tmp_path, TINY, "tiny")
+    out = tmp_path / "out"
+    argv = ["dse", str(path), "--max-points", "12", "--jobs", "1", "--verify", "1",
+            "--budget", "dsp=6", "-o", str(out), "--quiet"]
+    assert main(argv) == 0
+    stdout = capsys.readouterr().out
+    assert "Pareto frontier" in stdout and "s = vichls.customize(tiny)" in stdout
+    assert "verified baseline: OK" in stdout and "MISMATCH" not in stdout
+    for name in ("pareto.csv", "points.csv", "dse.json", "dse.png", "schedule.py"):
+        assert (out / name).stat().st_size > 0
+    run = json.loads((out / "dse.json").read_text())
+    assert run["budget"]["dsp"] == 6 and run["chosen"] is not None
+    chosen = run["points"][run["chosen"]]
+    assert chosen["status"] == "ok" and chosen["resources"]["dsp"] <= 6
+    checks = run["verification"]
+    assert set(checks) == {"baseline", f"point{run['chosen']}"}
+    assert all(c["cycles"] and not c["mismatches"] for c in checks.values())
+    assert (out / "dse.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    # a reference that disagrees with the hardware must fail loudly (same cached build)
+    real = verify._reference_runs
+
+    def corrupted(*args, **kwargs):
+        runs = real(*args, **kwargs)
+        (inputs, (ret, arrays)), *rest = runs
+        arrays = {k: v + 1 for k, v in arrays.items()}
+        return [(inputs, (ret, arrays)), *rest]
+
+    monkeypatch.setattr(verify, "_reference_runs", corrupted)
+    assert main(argv) == 1
+    captured = capsys.readouterr()
+    assert "VERIFICATION FAILED" in captured.err and "MISMATCH" in captured.out
+
+
+WHILE = """
+from vichls import int32, kernel
+
+@kernel
+def count(x: int32[4], n: int32) -> int32:
+    s: int32 = 0
+    k: int32 = 0
+    while k < n:
+        s += x[k % 4]
+        k += 1
+    return s
+
+@kernel
+def flat(a: int32, b: int32) -> int32:
+    return a * b + 1
+"""
+
+
+def test_cli_on_kernels_without_constant_loops(tmp_path, capsys):
+    from vichls.cli import main
+
+    _, path = _load(tmp_path, WHILE, "count")
+    for name in ("count", "flat"):
+        out = tmp_path / name
+        assert main(["dse", str(path), "--kernel", name, "--verify", "0", "--jobs", "1",
+                     "--quiet", "-o", str(out)]) == 0
+        stdout = capsys.readouterr().out
+        assert f"s = vichls.customize({name})" in stdout
+        run = json.loads((out / "dse.json").read_text())
+        assert run["chosen"] == 0 and len(run["points"]) == 1  # nothing to explore
+
+
+def test_cli_rejects_bad_options(tmp_path, capsys):
+    from vichls.cli import main
+
+    _, path = _load(tmp_path, TINY, "tiny")
+    assert main(["dse", str(path), "--budget", "dsp=x", "--quiet"]) == 2
+    assert "whole number" in capsys.readouterr().err
+    assert main(["dse", str(path), "--kernel", "nope", "--quiet"]) == 2
+    assert "no kernel named 'nope'" in capsys.readouterr().err
