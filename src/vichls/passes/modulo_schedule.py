@@ -113,65 +113,98 @@ class Bounds:
     rec_reason: str = ""
 
 
-def _has_positive_cycle(n: int, edges: list[MEdge], ii: int) -> list[MEdge] | None:
-    """A cycle of positive weight ``gap - distance * ii`` (Bellman-Ford), or None."""
-    dist = [0] * n
-    pred: list[MEdge | None] = [None] * n
-    changed_node = -1
-    for _ in range(n + 1):
-        changed_node = -1
-        for e in edges:
-            w = dist[e.src] + e.gap - e.distance * ii
-            if w > dist[e.dst]:
-                dist[e.dst] = w
-                pred[e.dst] = e
-                changed_node = e.dst
-        if changed_node < 0:
-            return None
-    # walk back n steps to land on the cycle, then collect it
-    v = changed_node
-    for _ in range(n):
-        v = pred[v].src
-    cycle, u = [], v
-    while True:
-        e = pred[u]
-        cycle.append(e)
-        u = e.src
-        if u == v:
-            break
-    return list(reversed(cycle))
-
-
-def _recurrence_graph(n: int, edges: list[MEdge]) -> list[MEdge]:
+class _RecurrenceGraph:
     """The loop-carried edges plus, between their endpoints, the longest paths through
-    same-iteration edges: the same cycles as ``edges`` on a much smaller graph.
+    same-iteration edges: the same cycles as the full graph on a much smaller one.
     Same-iteration edges always go forward in program order (node index)."""
-    carried = [e for e in edges if e.distance > 0]
-    ends = sorted({e.src for e in carried} | {e.dst for e in carried})
-    forward: list[list[MEdge]] = [[] for _ in range(n)]
-    for e in edges:
-        if e.distance == 0:
-            assert e.src < e.dst, "same-iteration dependences follow program order"
-            forward[e.src].append(e)
-    targets = set(ends)
-    reduced = list(carried)
-    for start in ends:
-        longest: dict[int, tuple[int, str]] = {start: (0, "")}
-        for u in range(start, n):
-            if u not in longest:
-                continue
-            length, why = longest[u]
-            for e in forward[u]:
-                if e.dst not in longest or longest[e.dst][0] < length + e.gap:
-                    longest[e.dst] = (length + e.gap, "\n".join(w for w in (why, e.why) if w))
-        for v, (length, why) in longest.items():
-            if v in targets and v != start:
-                reduced.append(MEdge(start, v, length, 0, why=why))
-    return reduced
+
+    def __init__(self, n: int, edges: list[MEdge]):
+        carried = [e for e in edges if e.distance > 0]
+        self.ends = sorted({e.src for e in carried} | {e.dst for e in carried})
+        index = {v: k for k, v in enumerate(self.ends)}
+        forward: list[list[MEdge]] = [[] for _ in range(n)]
+        for e in edges:
+            if e.distance == 0:
+                assert e.src < e.dst, "same-iteration dependences follow program order"
+                forward[e.src].append(e)
+        # (src, dst, gap, distance) on compact indices; the MEdge path behind each
+        self.edges: list[tuple[int, int, int, int]] = []
+        self.paths: list[object] = []
+        for e in carried:
+            self.edges.append((index[e.src], index[e.dst], e.gap, e.distance))
+            self.paths.append([e])
+        for start in self.ends:
+            longest: dict[int, int] = {start: 0}
+            via: dict[int, MEdge] = {}
+            for u in range(start, n):
+                if u not in longest:
+                    continue
+                for e in forward[u]:
+                    if e.dst not in longest or longest[e.dst] < longest[u] + e.gap:
+                        longest[e.dst] = longest[u] + e.gap
+                        via[e.dst] = e
+            for v, length in longest.items():
+                if v in index and v != start:
+                    self.edges.append((index[start], index[v], length, 0))
+                    self.paths.append((via, start, v))
+
+    def path(self, k: int) -> list[MEdge]:
+        entry = self.paths[k]
+        if isinstance(entry, list):
+            return entry
+        via, start, v = entry
+        out = []
+        while v != start:
+            out.append(via[v])
+            v = via[v].src
+        return list(reversed(out))
+
+    def single_edge_bound(self) -> tuple[int, list[int]]:
+        """max over carried edges u->v of ceil((gap + longest same-iteration path v->u)
+        / distance), a lower bound on the recurrence-constrained II, and the edge numbers
+        of the cycle that gives it."""
+        back = {(s, d): number for number, (s, d, g, k) in enumerate(self.edges) if k == 0}
+        bound, witness = 1, []
+        for number, (s, d, g, k) in enumerate(self.edges):
+            if k > 0 and (s == d or (d, s) in back):
+                cycle = [number] if s == d else [number, back[(d, s)]]
+                total = sum(self.edges[c][2] for c in cycle)
+                if -(-total // k) > bound:
+                    bound, witness = -(-total // k), cycle
+        return bound, witness
+
+    def positive_cycle(self, ii: int) -> list[int] | None:
+        """Edge numbers of a cycle of positive weight ``gap - distance * ii`` (Bellman-Ford
+        from every node at once), or None."""
+        n = len(self.ends)
+        dist = [0] * n
+        pred = [-1] * n
+        changed = -1
+        weighted = [(s, d, g - k * ii, number) for number, (s, d, g, k) in enumerate(self.edges)]
+        for _ in range(n + 1):
+            changed = -1
+            for s, d, w, number in weighted:
+                if dist[s] + w > dist[d]:
+                    dist[d] = dist[s] + w
+                    pred[d] = number
+                    changed = d
+            if changed < 0:
+                return None
+        v = changed  # walk back n steps to land on the cycle, then collect it
+        for _ in range(n):
+            v = self.edges[pred[v]][0]
+        cycle, u = [], v
+        while True:
+            number = pred[u]
+            cycle.append(number)
+            u = self.edges[number][0]
+            if u == v:
+                break
+        return list(reversed(cycle))
 
 
-def bounds(nodes: list[MNode], edges: list[MEdge], capacity: dict, names: dict) -> Bounds:
-    """The resource and recurrence lower bounds on II, with their reasons."""
+def resource_bound(nodes: list[MNode], capacity: dict, names: dict) -> Bounds:
+    """The resource bound on II (accesses per memory port, busy dividers), with reasons."""
     b = Bounds()
     uses: dict = {}
     for node in nodes:
@@ -190,23 +223,45 @@ def bounds(nodes: list[MNode], edges: list[MEdge], capacity: dict, names: dict) 
             b.res_reasons.append(f"{names.get(i, 'a divider')} is not pipelined: it is busy "
                                  f"{node.busy} cycles (II >= {node.busy})")
             b.res_mii = max(b.res_mii, node.busy)
-    reduced = _recurrence_graph(len(nodes), edges)
-    low, high = 1, max(1, sum(e.gap for e in reduced) + 1)
-    while low < high:  # feasibility is monotonic in II
+    return b
+
+
+def recurrence_bound(n: int, edges: list[MEdge], asked: int = 1) -> tuple[int, str]:
+    """The recurrence bound on II and the reason (the critical cycle's dependences); exact
+    when above ``asked``, otherwise only known to be at most ``asked`` (then 1, "")."""
+    graph = _RecurrenceGraph(n, edges)
+    # Cycles made of one carried edge and a same-iteration path back give a lower bound
+    # that is almost always the answer; a feasibility check (quick when feasible)
+    # confirms it. Feasibility is monotonic in II: double until feasible, then bisect.
+    single, witness = graph.single_edge_bound()
+    if single <= asked and graph.positive_cycle(asked) is None:
+        return 1, ""
+    low = high = max(single, asked + 1)
+    if graph.positive_cycle(low) is not None:
+        low, high = low + 1, low * 2
+        while graph.positive_cycle(high) is not None:
+            low, high = high + 1, high * 2
+    while low < high:
         mid = (low + high) // 2
-        if _has_positive_cycle(len(nodes), reduced, mid) is None:
+        if graph.positive_cycle(mid) is None:
             high = mid
         else:
             low = mid + 1
-    b.rec_mii = low
-    if low > 1:
-        cycle = _has_positive_cycle(len(nodes), reduced, low - 1) or []
-        whys = sorted({w for e in cycle for w in e.why.split("\n") if w})
-        total = sum(e.gap for e in cycle)
-        iterations = sum(e.distance for e in cycle)
-        b.rec_reason = (f"a recurrence of {total} cycles over {iterations} iteration"
-                        f"{'s' if iterations != 1 else ''} (II >= {low})"
-                        + (": " + "; ".join(whys) if whys else ""))
+    cycle = witness if low == single else (graph.positive_cycle(low - 1) or [])
+    path = [e for number in cycle for e in graph.path(number)]
+    whys = sorted({e.why for e in path if e.why})
+    total = sum(e.gap for e in path)
+    iterations = sum(e.distance for e in path)
+    return low, (f"a recurrence of {total} cycles over {iterations} iteration"
+                 f"{'s' if iterations != 1 else ''} (II >= {low})"
+                 + (": " + "; ".join(whys) if whys else ""))
+
+
+def bounds(nodes: list[MNode], edges: list[MEdge], capacity: dict, names: dict,
+           asked: int = 1) -> Bounds:
+    """Both lower bounds on II, with their reasons."""
+    b = resource_bound(nodes, capacity, names)
+    b.rec_mii, b.rec_reason = recurrence_bound(len(nodes), edges, asked)
     return b
 
 
@@ -545,18 +600,18 @@ def schedule_pipelined_loop(loop: scf.ForOp, budget_ns: float, trip_count: int |
     asked = pipeline_ii(loop) or 1
     ops, nodes, edges, names = build_problem(loop, trip_count)
     capacity: dict = {}
-    b = bounds(nodes, edges, capacity, names)
+    rec_mii, rec_reason = recurrence_bound(len(nodes), edges, asked)
     # A memory whose single port holds the II above the target gets its second port.
-    target = max(asked, b.rec_mii)
+    target = max(asked, rec_mii)
     uses: dict = {}
     for node in nodes:
         if node.port is not None:
             uses[node.port] = uses.get(node.port, 0) + 1
     dual = sorted((m for m, count in uses.items() if count > target),
                   key=lambda m: names.get(m, ""))
-    if dual:
-        capacity = {m: 2 for m in dual}
-        b = bounds(nodes, edges, capacity, names)
+    capacity = {m: 2 for m in dual}
+    b = resource_bound(nodes, capacity, names)
+    b.rec_mii, b.rec_reason = rec_mii, rec_reason
     result = modulo_schedule(nodes, edges, ii=max(asked, b.res_mii, b.rec_mii),
                              budget_ns=budget_ns, capacity=capacity)
     for op, t, r in zip(ops, result.times, result.ready):
