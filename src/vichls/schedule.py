@@ -116,6 +116,12 @@ class Schedule:
             kind, dim, factor = opts["kind"], opts["dim"], opts["factor"]
             if kind not in PARTITION_KINDS:
                 raise self._fail(d, f"kind must be one of {', '.join(PARTITION_KINDS)}")
+            earlier = next((e for e in self.directives
+                            if e.kind == "partition" and e.args == d.args), None)
+            if earlier is not None:
+                raise self._fail(d, f"'{name}' is already partitioned by {earlier.spelled()} "
+                                    f"at line {earlier.line}; an array is partitioned once "
+                                    "(dim=0 partitions every dimension)")
             rank = len(sym.type.shape)
             if not (isinstance(dim, int) and 0 <= dim <= rank):
                 raise self._fail(d, f"dim must be 0 (all) or 1..{rank} for '{name}'")
