@@ -70,6 +70,14 @@ def divide(a: int32[12], b: int32[12], q: int32[12]):
 
 
 @kernel
+def divide_mixed(a: int8[20], b: uint16[20], q: int16[20], r: uint16[20]):
+    for i in range(20):
+        q[i] = int16(a[i]) // int16(b[i] % 7 + 1) - int16(a[i]) % int16(-3)
+        if a[i] > 0:
+            r[i] = b[i] % uint16(a[i])
+
+
+@kernel
 def rows(A: int16[6, 8], s: int16[6]):
     for i in range(6):
         acc: int16 = 0
@@ -174,6 +182,8 @@ CASES = {
     "histogram": _schedule(histogram, ("pipeline", "i")),
     "clipped": _schedule(clipped, ("pipeline", "body")),
     "divide": _schedule(divide, ("pipeline", "i")),
+    "divide_ii4": _schedule(divide, ("pipeline", "i", {"ii": 4})),
+    "divide_mixed": _schedule(divide_mixed, ("pipeline", "i")),
     "rows_inner": _schedule(rows, ("pipeline", "j")),
     "rows_outer": _schedule(rows, ("pipeline", "i")),
     "triangular_inner": _schedule(triangular, ("pipeline", "j")),
@@ -264,7 +274,9 @@ def test_simulated_cycles_match_the_report(outcomes, reports, name):
     ("skip2", 2, "memory 'a' has 2 ports and 3 accesses"),  # distance 2: no recurrence limit
     ("neighbours", 1, None),              # x gets its second port
     ("histogram", 2, "'h'"),              # data-dependent index: assumed to depend
-    ("divide", 33, "divider"),
+    ("divide", 1, None),                  # a fully pipelined divider
+    ("divide_ii4", 4, None),
+    ("divide_mixed", 1, None),
     ("rows_inner", 1, None),
     ("triangular_inner", 1, None),
     ("fir", 1, None),
@@ -319,3 +331,22 @@ def test_flattened_pipeline_runs_the_whole_nest_at_one_iteration_per_cycle(outco
     assert cycles <= 8 ** 3 + loop["depth"] + 2, cycles
     (unrolled,) = set(outcomes["mm_flattened_unroll4"].cycles)
     assert unrolled * 3.5 <= cycles, (unrolled, cycles)
+
+
+def test_a_divider_is_pipelined_only_where_the_ii_needs_it():
+    assert "vichls_div_pipe" in CASES["divide"].build("fpga").verilog
+    assert "vichls_div_pipe" in CASES["divide_ii4"].build("fpga").verilog  # 33 > 4
+    relaxed = _schedule(divide, ("pipeline", "i", {"ii": 40})).build("fpga").verilog
+    assert "vichls_div_pipe" not in relaxed and "vichls_div " in relaxed
+
+
+@pytest.mark.parametrize("name", ["divide_mixed", "smooth", "fir", "mm_flattened_unroll4",
+                                  "neighbours", "clipped"])
+def test_pipelined_designs_lint_clean_and_synthesize(name):
+    from vichls.flows.lint import lint_verilog
+    from vichls.flows.synth import synth_check
+
+    design = CASES[name].build("fpga")
+    assert lint_verilog(design.verilog, design.top) == []
+    report = synth_check(design.verilog, design.top)
+    assert report.ok and report.latches == 0 and report.comb_loops == 0, report.problems

@@ -4,7 +4,8 @@ The scheduler (chaining under the clock period, multi-cycle latencies), the stru
 builder (which primitive implements an op) and the resource estimate of the report all
 read this one module, so they always agree. Figures are rough Xilinx 7-series ones:
 carry-chain adders ~0.8 ns + 0.03 ns/bit, a DSP48 multiplier ~3.5 ns for up to 18 bits,
-wider multipliers pipelined over several DSPs, an iterative divider of W+1 cycles, and
+wider multipliers pipelined over several DSPs, an iterative divider of W+1 cycles (or, in a
+pipelined loop that needs one every cycle, a fully pipelined one of the same latency), and
 block RAM / ap_memory reads of one cycle.
 
 ``latency`` is the number of clock edges between issuing an op and its result; 0 means
@@ -68,6 +69,9 @@ def cost(kind: str, width: int) -> OpCost:
         return OpCost(lat, 3.0, ff=w * lat, dsp=dsp, out_delay_ns=0.3)
     if kind == "div":
         return OpCost(div_latency(w), 0.5, lut=4 * w, ff=4 * w + 8, out_delay_ns=0.9 + 0.03 * w)
+    if kind == "div_pipe":  # one subtract-and-select stage per quotient bit, registered
+        return OpCost(div_latency(w), 0.5, lut=w * (w + 3), ff=w * (3 * w + 2),
+                      out_delay_ns=0.9 + 0.03 * w)
     if kind == "mem_read":  # address setup in the issue cycle, data one cycle later
         return OpCost(1, 0.3, out_delay_ns=1.0)
     if kind == "mem_write":

@@ -42,6 +42,7 @@ from vichls import oplib
 from vichls.dialects import structural as st
 from vichls.passes.schedule import (
     CYCLE_ATTR,
+    PIPELINED_DIVIDER_ATTR,
     READY_ATTR,
     bit_width,
     is_scalar_memref,
@@ -777,7 +778,7 @@ class StructuralBuilder:
                               self.names.fresh(hint)).results[0]
             return self.emit(comb.ShrSOp(a, self.const(shift, width)), self.names.fresh(hint)).results[0]
         unit = max(width, 2)
-        cell = self.divider_cell(a, b, unit, True, group, cycle, block, hint)
+        cell = self.divider_cell(op, a, b, unit, True, group, cycle, block, hint)
         quotient = self.resize(cell.port("quotient"), width, True, hint)
         remainder = self.resize(cell.port("remainder"), width, True, hint)
         zero = self.const(0, width)
@@ -795,14 +796,17 @@ class StructuralBuilder:
         move = emit(comb.AndOp([inexact, signs_differ]))
         return emit(comb.MuxOp(move, emit(comb.SubOp(quotient, self.const(1, width))), quotient))
 
-    def divider_cell(self, a, b, unit_width, signed, group, cycle, block, hint) -> st.CellOp:
+    def divider_cell(self, op, a, b, unit_width, signed, group, cycle, block, hint) -> st.CellOp:
         a = self.resize(a, unit_width, signed, "div_in")
         b = self.resize(b, unit_width, signed, "div_in")
-        cell = self.cell(hint, "vichls_div", {"WIDTH": unit_width, "SIGNED": int(signed)}, [
-            ("start", "in", 1), ("a", "in", unit_width), ("b", "in", unit_width),
-            ("quotient", "out", unit_width), ("remainder", "out", unit_width),
-        ])
-        self.assign(block, cell.port("start"), self.const(1, 1), self.guard(group, cycle))
+        ports = [("a", "in", unit_width), ("b", "in", unit_width),
+                 ("quotient", "out", unit_width), ("remainder", "out", unit_width)]
+        params = {"WIDTH": unit_width, "SIGNED": int(signed)}
+        if PIPELINED_DIVIDER_ATTR in op.attributes:  # takes operands every cycle, no start
+            cell = self.cell(hint, "vichls_div_pipe", params, ports)
+        else:
+            cell = self.cell(hint, "vichls_div", params, [("start", "in", 1), *ports])
+            self.assign(block, cell.port("start"), self.const(1, 1), self.guard(group, cycle))
         self.top.add_op(st.AssignOp.build(operands=[cell.port("a"), a, None]))
         self.top.add_op(st.AssignOp.build(operands=[cell.port("b"), b, None]))
         return cell
@@ -810,7 +814,7 @@ class StructuralBuilder:
     def divider(self, op, a, b, width, group, cycle, block, hint) -> SSAValue:
         signed = isinstance(op, (arith.DivSIOp, arith.RemSIOp))
         unit_width = max(width, 2)  # the template needs at least two bits
-        cell = self.divider_cell(a, b, unit_width, signed, group, cycle, block, hint)
+        cell = self.divider_cell(op, a, b, unit_width, signed, group, cycle, block, hint)
         quotient = isinstance(op, (arith.DivSIOp, arith.DivUIOp))
         out = cell.port("quotient" if quotient else "remainder")
         return self.resize(out, width, signed, hint)

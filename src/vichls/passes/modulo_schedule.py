@@ -23,6 +23,8 @@ What, for each pipelined ``scf.for``:
    step budget; a final check verifies every constraint;
 4. a memory whose one port is what keeps the II above the target (the one asked for, or
    the recurrence bound if higher) gets its second port: capacity two accesses per slot;
+   a division whose iterative divider would (busy W+1 cycles) gets a fully pipelined one
+   (``vichls.pipelined_divider``), of the same latency;
 5. results go on the IR: ``vichls.cycle``/``vichls.ready`` on every operation (as the
    list scheduler writes them), ``vichls.port`` (0 or 1) on every memory access and
    ``vichls.dual_port`` on a memory that uses port 1, and on the loop ``vichls.ii``
@@ -58,6 +60,7 @@ from vichls.passes.dependence import ANY, LoopDependences
 from vichls.passes.loop_pipeline import pipeline_ii
 from vichls.passes.schedule import (
     CYCLE_ATTR,
+    PIPELINED_DIVIDER_ATTR,
     READY_ATTR,
     is_control,
     is_scalar_memref,
@@ -610,6 +613,11 @@ def schedule_pipelined_loop(loop: scf.ForOp, budget_ns: float, trip_count: int |
     dual = sorted((m for m, count in uses.items() if count > target),
                   key=lambda m: names.get(m, ""))
     capacity = {m: 2 for m in dual}
+    # likewise a division whose iterative divider would hold the II up gets a pipelined one
+    for op, node in zip(ops, nodes):
+        if node.busy > target:
+            node.busy = 0
+            op.attributes[PIPELINED_DIVIDER_ATTR] = UnitAttr()
     b = resource_bound(nodes, capacity, names)
     b.rec_mii, b.rec_reason = rec_mii, rec_reason
     result = modulo_schedule(nodes, edges, ii=max(asked, b.res_mii, b.rec_mii),

@@ -127,9 +127,15 @@ def op_width(op: Operation) -> int:
     return bit_width(op.results[0].type)
 
 
+#: On a division in a pipelined loop: it gets a fully pipelined divider (passes/modulo_schedule).
+PIPELINED_DIVIDER_ATTR = "vichls.pipelined_divider"
+
+
 def op_cost(op: Operation) -> oplib.OpCost:
     kind = op_kind(op)
     assert kind is not None
+    if kind == "div" and PIPELINED_DIVIDER_ATTR in op.attributes:
+        kind = "div_pipe"
     cost = oplib.cost(kind, op_width(op))
     if kind in ("mem_read", "mem_write"):
         # Row-major address arithmetic happens in the issue cycle, before the port: a
