@@ -146,7 +146,7 @@ def test_partitioned_dot_is_faster(simulated):
     """Four banks let the four unrolled loads of x (and of y) issue in the same cycle."""
     plain = simulated["dot_plain"][1][0][2]
     cyclic = simulated["dot_cyclic4"][1][0][2]
-    assert cyclic * 2 < plain, (cyclic, plain)
+    assert cyclic * 3 < plain * 2, (cyclic, plain)  # at least 1.5x fewer cycles
 
 
 def test_bank_ports_and_report(simulated):

@@ -66,7 +66,11 @@ def cost(kind: str, width: int) -> OpCost:
         dsp = 1 if w <= 18 else (3 if w <= 32 else 10)
         if lat == 0:
             return OpCost(0, 3.5, dsp=dsp)
-        return OpCost(lat, 3.0, ff=w * lat, dsp=dsp, out_delay_ns=0.3)
+        # vichls_mul registers the partial products of the halves; with one stage their
+        # sum (two adders) settles in the cycle the result is read
+        summed = lat == 1 and w % 2 == 0
+        out = 0.3 + (2 * (0.8 + 0.03 * w) if summed else 0.0)
+        return OpCost(lat, 3.0, lut=w if summed else 0, ff=2 * w * lat, dsp=dsp, out_delay_ns=out)
     if kind == "div":
         return OpCost(div_latency(w), 0.5, lut=4 * w, ff=4 * w + 8, out_delay_ns=0.9 + 0.03 * w)
     if kind == "div_pipe":  # one subtract-and-select stage per quotient bit, registered

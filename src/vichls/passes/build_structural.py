@@ -476,14 +476,34 @@ class StructuralBuilder:
             self.build_op(op, name, group.body.block)
         control.add_op(st.EnableOp.create(properties={"group": StringAttr(name)}))
 
-    def build_for(self, loop: scf.ForOp, control: Block):
-        width = bit_width(loop.lb.type)
+    def loop_counter(self, loop: scf.ForOp, with_next: bool):
+        """The induction register of ``loop`` and its bounds as the control sees them. With
+        constant bounds, lb >= 0 and a positive step the register is only as wide as the
+        values the control computes need (up to ub + step - 1, plus a sign bit for its
+        signed tests), which keeps loop tests and increments short; the datapath reads it
+        zero-extended."""
+        full = bit_width(loop.lb.type)
         iv = loop.body.block.args[0]
-        reg = self.register(hint_of(iv, "iv"), width, with_next=True)
-        self.values[iv] = ValueInfo(always=reg.out, next=reg.next)
+        known = [signed_constant(self.constant_of(v)) if isinstance(v.owner, arith.ConstantOp)
+                 else None for v in (loop.lb, loop.ub, loop.step)]
+        lb, ub, step = known
+        width = full
+        if None not in known and lb >= 0 and step > 0:
+            width = min(full, max(lb, ub + step - 1, 1).bit_length() + 1)
+        reg = self.register(hint_of(iv, "iv"), width, with_next=with_next)
+        if width == full:
+            bounds = [self.control_value(v) for v in (loop.lb, loop.ub, loop.step)]
+            return reg, reg.out, reg.next, bounds
+        out = self.resize(reg.out, full, False, hint_of(iv, "iv"))
+        nxt = self.resize(reg.next, full, False, hint_of(iv, "iv")) if with_next else None
+        return reg, out, nxt, [self.const(v, width) for v in known]
+
+    def build_for(self, loop: scf.ForOp, control: Block):
+        iv = loop.body.block.args[0]
+        reg, out, nxt, bounds = self.loop_counter(loop, with_next=True)
+        self.values[iv] = ValueInfo(always=out, next=nxt)
         op = st.ForOp.build(
-            operands=[reg.in_, reg.en, reg.out, self.control_value(loop.lb),
-                      self.control_value(loop.ub), self.control_value(loop.step)],
+            operands=[reg.in_, reg.en, reg.out, *bounds],
             regions=[Region(Block())],
             attributes={"loop_name": StringAttr(hint_of(iv, "loop"))},
         )
@@ -502,17 +522,15 @@ class StructuralBuilder:
         )
         self.emit(group)
         self.group_ops[name] = group
-        width = bit_width(loop.lb.type)
         iv = loop.body.block.args[0]
-        reg = self.register(hint_of(iv, "iv"), width, with_next=False)
-        self.values[iv] = ValueInfo(wire=reg.out, group=name, ready=0)
+        reg, out, _, bounds = self.loop_counter(loop, with_next=False)
+        self.values[iv] = ValueInfo(wire=out, group=name, ready=0)
         for op, predicate in entries:
             self.predicate = predicate
             self.build_op(op, name, group.body.block)
         self.predicate = ()
         control.add_op(st.PipelineOp.build(
-            operands=[reg.in_, reg.en, reg.out, self.control_value(loop.lb),
-                      self.control_value(loop.ub), self.control_value(loop.step)],
+            operands=[reg.in_, reg.en, reg.out, *bounds],
             properties={"group": StringAttr(name),
                         "ii": IntegerAttr(self.pipeline_ii[name], i32)},
             attributes={"loop_name": StringAttr(hint_of(iv, "loop")),

@@ -17,7 +17,9 @@ over No × Ni iterations whose body is
 
 with ``outer``'s variable ``(t floordiv Ni) * step + lb`` and ``inner``'s
 ``(t mod Ni) * step + lb``. Iteration order is unchanged, so the results are too. It gives
-up (returns None) when ``pre`` or ``post`` holds a loop, when a value computed under a
+up (returns None) when the inner trip count is not a power of two (the outer variable would
+need a division by it in every iteration; powers of two are shifts), when ``pre`` or
+``post`` holds a loop, when a value computed under a
 guard is used outside it, when either trip count is zero, and when ``pre`` or ``post``
 accesses an array that the inner loop also accesses (the guarded accesses would still take
 a port slot in every iteration of the pipeline, which could raise its II).
@@ -73,8 +75,8 @@ def flatten_guarded(outer: affine.ForOp, inner: affine.ForOp) -> affine.ForOp | 
     if outer_bounds is None or inner_bounds is None:
         return None
     n_outer, n_inner = outer_bounds.trip_count, inner_bounds.trip_count
-    if n_outer == 0 or n_inner == 0:
-        return None
+    if n_outer == 0 or n_inner == 0 or n_inner & (n_inner - 1):
+        return None  # (a trip count not a power of two would need a divider per iteration)
     ops = body_ops(outer)
     if inner not in ops:
         return None
