@@ -1,0 +1,519 @@
+"""A resource-constrained lower bound on the cycles of a design, read from its IR.
+
+What: ``cycle_bound(module)`` prepares a copy of the loop-level module exactly as the FPGA
+back end does (``vichls.fpga.prepare``: inlining, partitioning into banks, lower-affine,
+store forwarding, value numbering, hoisting, scalar replacement, load rotation), so the
+bound sees the accesses and operators the design really has, and returns the number of
+cycles below which no schedule of those operations can finish, given the design's own
+resources. ``bench`` divides simulated cycles by it: a ratio near 1 means the scheduler
+leaves little on the table; a large ratio means pipelining, unrolling or partitioning have
+something to win.
+
+The model. The top function's body is a sequence of items: top-level loop nests (any
+``scf.for``/``scf.if``/``scf.while`` with everything inside it) and straight-line segments
+between them. Items execute one after the other (no dataflow between nests today), so
+their bounds add up. The bound of one nest is the largest of:
+
+- **ports**: accesses (loads and stores) to one memory, divided by its ports. Every array,
+  bank of a partitioned array and local RAM has one port, or two where the modulo
+  scheduler marked it dual-port (``vichls.dual_port``); a 0-d memref is a register;
+- **units**: every operation of the IR is its own unit (the back end shares none), so an
+  operation executed N times needs N issue cycles, and an operation of a non-pipelined unit
+  (the iterative divider, unless marked ``vichls.pipelined_divider``) keeps it busy for its
+  whole latency: N × latency. This also covers "a loop issues at most one iteration per
+  cycle";
+- **recurrences**: a loop whose body reads a value (a register, or an array element at an
+  address that provably repeats) that the same body wrote ``d`` iterations earlier cannot
+  start iteration ``t + d`` before the chain load → ... → store of iteration ``t`` is done:
+  with ``C`` = the latencies along that chain + 1 (the store lands at the clock edge, the
+  next load issues a cycle later), T iterations take at least ``(ceil(T / d) - 1) C + 1``;
+  the instances of an inner loop run one after another, so theirs add up.
+
+A straight-line segment between nests takes at least its longest latency path and its port
+accesses. Counts come from an interpretation of the control skeleton: trip counts and branch
+conditions computed from constants and enclosing induction variables are evaluated exactly
+(triangular loops are enumerated); a data-dependent trip count is taken as zero iterations,
+a data-dependent branch as the cheaper side per resource, and a ``while`` as one evaluation
+of its condition. Those keep the figure a valid lower bound (``complete`` is then False:
+the bound is weaker, not wrong). Latencies and occupancies come from the operator library
+through ``passes/schedule.op_kind``/``op_cost``; chaining delays are ignored (they can only
+add cycles). Two scheduler facts are assumed: an iteration of a loop that stays in the IR
+takes at least one cycle, and a memory serves one access per port per cycle. The ports and
+dividers are the design's own (the scheduler's choices, read off the prepared IR), so the
+bound says how close the schedule comes to what its resources allow.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from math import ceil
+
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+
+from vichls.passes.loop_utils import LOOP_NAME, defined_inside
+from vichls.passes.modulo_schedule import is_dual_port
+from vichls.passes.schedule import (
+    PIPELINED_DIVIDER_ATTR,
+    is_control,
+    is_scalar_memref,
+    op_cost,
+    op_kind,
+)
+
+__all__ = ["CycleBound", "NestBound", "cycle_bound", "bound_of_function"]
+
+#: Iterations enumerated one by one (for loops whose inner bounds depend on their counter)
+#: before the interpreter gives up and takes the inner trip counts as unknown.
+ENUMERATION_LIMIT = 2_000_000
+
+
+@dataclass
+class NestBound:
+    name: str  # the outermost loop's name, or "straight-line"
+    cycles: int
+    limit: str  # what sets it: "port A", "unit arith.divsi", "recurrence j", "path"
+
+
+@dataclass
+class CycleBound:
+    cycles: int
+    nests: list[NestBound] = field(default_factory=list)
+    #: every trip count and branch condition was known (else the bound is valid but weaker)
+    complete: bool = True
+
+    @property
+    def limit(self) -> str:
+        """What limits the costliest nest ("i: port C"), for a table cell."""
+        if not self.nests or not self.cycles:
+            return "-"
+        worst = max(self.nests, key=lambda n: n.cycles)
+        return f"{worst.name}: {worst.limit}"
+
+
+def cycle_bound(module: ModuleOp, clock_period_ns: float = 10.0) -> CycleBound:
+    """The lower bound of the top kernel of ``module`` (left unchanged)."""
+    from vichls.fpga import prepare
+
+    work = module.clone()
+    top, _ = prepare(work, clock_period_ns)
+    return bound_of_function(top)
+
+
+def bound_of_function(func_op: Operation) -> CycleBound:
+    """The lower bound of a prepared function (lowered loops, memref accesses)."""
+    counter = _Interpreter()
+    body = func_op.regions[0].blocks[0]
+    nests: list[NestBound] = []
+    segment: list[Operation] = []
+    for op in list(body.ops) + [None]:
+        if op is None or is_control(op):
+            if segment:
+                nests.append(_segment_bound(segment))
+                segment = []
+            if op is not None:
+                counts = _Counts()
+                counter.count_op(op, {}, 1, counts)
+                nests.append(counts.nest_bound(_nest_name(op)))
+        elif op_kind(op) is not None:
+            segment.append(op)
+    return CycleBound(sum(n.cycles for n in nests), nests, counter.complete)
+
+
+# -- resource counts ----------------------------------------------------------------------------
+
+
+def _ports(mem: SSAValue) -> int:
+    """Ports of one memory: two where the modulo scheduler gave it a second one, else one."""
+    return 2 if is_dual_port(mem) else 1
+
+
+def _occupancy(op: Operation) -> int:
+    """Cycles an execution of ``op`` keeps its unit busy: the iterative divider for its
+    whole latency; a pipelined divider (in a pipelined loop) and every other unit take a
+    new operation each cycle."""
+    if op_kind(op) == "div" and PIPELINED_DIVIDER_ATTR not in op.attributes:
+        return max(1, op_cost(op).latency)
+    return 1
+
+
+@dataclass
+class _Counts:
+    accesses: Counter = field(default_factory=Counter)  # memory -> loads + stores
+    issues: Counter = field(default_factory=Counter)  # op -> executions x occupancy
+    recurrences: Counter = field(default_factory=Counter)  # loop -> recurrence cycles
+
+    def add(self, other: "_Counts") -> None:
+        self.accesses.update(other.accesses)
+        self.issues.update(other.issues)
+        self.recurrences.update(other.recurrences)
+
+    @staticmethod
+    def cheaper(a: "_Counts", b: "_Counts") -> "_Counts":
+        """Per resource, the smaller of two alternatives (a branch not known statically)."""
+        def least(x: Counter, y: Counter) -> Counter:
+            return Counter({k: min(x[k], y[k]) for k in x.keys() & y.keys() if min(x[k], y[k])})
+
+        return _Counts(least(a.accesses, b.accesses), least(a.issues, b.issues),
+                       least(a.recurrences, b.recurrences))
+
+    def nest_bound(self, name: str) -> NestBound:
+        candidates = [(0, "empty")]
+        candidates += [(ceil(n / _ports(m)), f"port {_memory_name(m)}")
+                       for m, n in self.accesses.items()]
+        candidates += [(n, f"unit {op.name}") for op, n in self.issues.items()]
+        candidates += [(n, f"recurrence {_nest_name(loop)}")
+                       for loop, n in self.recurrences.items()]
+        cycles, limit = max(candidates, key=lambda c: c[0])
+        return NestBound(name, cycles, limit)
+
+
+def _segment_bound(ops: list[Operation]) -> NestBound:
+    """Straight-line code runs once: its port accesses and its longest latency path."""
+    accesses: Counter = Counter()
+    for op in ops:
+        if op_kind(op) in ("mem_read", "mem_write"):
+            accesses[op.memref] += 1
+    candidates = [(_longest_path(ops), "path")]
+    candidates += [(ceil(n / _ports(m)), f"port {_memory_name(m)}") for m, n in accesses.items()]
+    cycles, limit = max(candidates, key=lambda c: c[0])
+    return NestBound("straight-line", cycles, limit)
+
+
+def _latency(op: Operation) -> int:
+    return op_cost(op).latency if op_kind(op) is not None else 0
+
+
+def _longest_paths(ops: list[Operation], source: Operation) -> dict[Operation, int]:
+    """For every op of ``ops`` (in order) that depends on ``source`` through SSA values:
+    the latency from issuing ``source`` to the op's result."""
+    dist = {source: _latency(source)}
+    for op in ops[ops.index(source) + 1:]:
+        arrivals = [dist[v.owner] for v in op.operands if v.owner in dist]
+        if arrivals:
+            dist[op] = max(arrivals) + _latency(op)
+    return dist
+
+
+def _longest_path(ops: list[Operation]) -> int:
+    """The longest latency path through ``ops`` from any op."""
+    finish: dict[Operation, int] = {}
+    for op in ops:
+        start = max((finish[v.owner] for v in op.operands if v.owner in finish), default=0)
+        finish[op] = start + _latency(op)
+    return max(finish.values(), default=0)
+
+
+def _memory_name(mem: SSAValue) -> str:
+    return mem.name_hint or "array"
+
+
+def _nest_name(op: Operation) -> str:
+    if LOOP_NAME in op.attributes:
+        return op.attributes[LOOP_NAME].data
+    if isinstance(op, scf.ForOp):
+        return op.body.block.args[0].name_hint or "loop"
+    return {scf.IfOp: "if", scf.WhileOp: "while"}.get(type(op), op.name)
+
+
+# -- interpreting the control skeleton ------------------------------------------------------------
+
+
+class _Interpreter:
+    """Counts executions of every op under a nest, evaluating the trip counts and branch
+    conditions that depend only on constants and enclosing loop counters."""
+
+    def __init__(self):
+        self.complete = True
+        self.enumerated = 0
+        self._recurrences: dict[Operation, list[tuple[int, int]]] = {}
+        self._needs_enumeration: dict[Operation, bool] = {}
+
+    def count_block(self, block: Block, env: dict, mult: int, acc: _Counts) -> None:
+        for op in block.ops:
+            self.count_op(op, env, mult, acc)
+
+    def count_op(self, op: Operation, env: dict, mult: int, acc: _Counts) -> None:
+        if isinstance(op, scf.ForOp):
+            self._count_for(op, env, mult, acc)
+        elif isinstance(op, scf.IfOp):
+            self._count_if(op, env, mult, acc)
+        elif isinstance(op, scf.WhileOp):
+            # the condition is evaluated at least once; the body may never run
+            self.complete = False
+            self.count_block(op.before_region.blocks[0], env, mult, acc)
+        else:
+            kind = op_kind(op)
+            if kind is None:
+                return
+            if kind in ("mem_read", "mem_write"):
+                acc.accesses[op.memref] += mult
+            acc.issues[op] += mult * _occupancy(op)
+
+    def _count_if(self, op: scf.IfOp, env: dict, mult: int, acc: _Counts) -> None:
+        cond = evaluate(op.cond, env)
+        branches = [r.blocks[0] if r.blocks else None for r in (op.true_region, op.false_region)]
+        if cond is not None:
+            taken = branches[0] if cond else branches[1]
+            if taken is not None:
+                self.count_block(taken, env, mult, acc)
+            return
+        self.complete = False
+        sides = []
+        for block in branches:
+            side = _Counts()
+            if block is not None:
+                self.count_block(block, env, mult, side)
+            sides.append(side)
+        acc.add(_Counts.cheaper(*sides))
+
+    def _count_for(self, loop: scf.ForOp, env: dict, mult: int, acc: _Counts) -> None:
+        lb, ub, step = (evaluate(v, env) for v in (loop.lb, loop.ub, loop.step))
+        if lb is None or ub is None or step is None or step <= 0:
+            self.complete = False  # zero iterations: the only safe assumption
+            return
+        trips = max(0, -(-(ub - lb) // step))
+        if trips == 0:
+            return
+        # instances of a loop run one after another (outer loops are not overlapped;
+        # pipelining applies to the loop whose inner loops it unrolled), so they add up
+        chains = [(ceil(trips / distance) - 1) * chain + 1
+                  for chain, distance in self.recurrences(loop)]
+        if chains:
+            acc.recurrences[loop] += mult * max(chains)
+        body = loop.body.block
+        iv = body.args[0]
+        if self._needs_enumeration.setdefault(loop, _controls_depend_on(loop, iv)) and \
+                self.enumerated + trips <= ENUMERATION_LIMIT:
+            self.enumerated += trips
+            for t in range(trips):
+                env[iv] = lb + t * step
+                self.count_block(body, env, mult, acc)
+            del env[iv]
+        else:
+            self.count_block(body, env, mult * trips, acc)
+
+    def recurrences(self, loop: scf.ForOp) -> list[tuple[int, int]]:
+        if loop not in self._recurrences:
+            self._recurrences[loop] = _loop_recurrences(loop)
+        return self._recurrences[loop]
+
+
+def _controls_depend_on(loop: scf.ForOp, iv: SSAValue) -> bool:
+    """Does a bound or a branch condition nested in ``loop`` depend on its counter?"""
+    for op in loop.body.block.walk():
+        if isinstance(op, scf.ForOp) and any(_depends_on(v, iv) for v in (op.lb, op.ub, op.step)):
+            return True
+        if isinstance(op, scf.IfOp) and _depends_on(op.cond, iv):
+            return True
+    return False
+
+
+def _depends_on(value: SSAValue, target: SSAValue, seen: set | None = None) -> bool:
+    if value is target:
+        return True
+    owner = value.owner
+    if not isinstance(owner, Operation) or owner.regions or isinstance(owner, memref.LoadOp):
+        return False
+    seen = set() if seen is None else seen
+    if owner in seen:
+        return False
+    seen.add(owner)
+    return any(_depends_on(v, target, seen) for v in owner.operands)
+
+
+def _width(type_) -> int | None:
+    if isinstance(type_, IndexType):
+        return 64
+    if isinstance(type_, IntegerType):
+        return type_.width.data
+    return None
+
+
+def _signed(v: int, width: int) -> int:
+    v &= (1 << width) - 1
+    return v - (1 << width) if v >> (width - 1) else v
+
+
+def _unsigned(v: int, width: int) -> int:
+    return v & ((1 << width) - 1)
+
+
+_CMP = [
+    lambda a, b, w: a == b, lambda a, b, w: a != b,
+    lambda a, b, w: a < b, lambda a, b, w: a <= b, lambda a, b, w: a > b, lambda a, b, w: a >= b,
+    lambda a, b, w: _unsigned(a, w) < _unsigned(b, w), lambda a, b, w: _unsigned(a, w) <= _unsigned(b, w),
+    lambda a, b, w: _unsigned(a, w) > _unsigned(b, w), lambda a, b, w: _unsigned(a, w) >= _unsigned(b, w),
+]
+
+
+def evaluate(value: SSAValue, env: dict) -> int | None:
+    """The value of an integer or index SSA value from constants and the loop counters in
+    ``env`` (as a signed number of its width), or None when it depends on anything else."""
+    if value in env:
+        return env[value]
+    owner = value.owner
+    if isinstance(owner, BlockArgument) or not isinstance(owner, Operation):
+        return None
+    width = _width(value.type)
+    if width is None:
+        return None
+    if isinstance(owner, arith.ConstantOp):
+        return _signed(owner.value.value.data, width)
+    if owner.regions or isinstance(owner, (memref.LoadOp,)) or not owner.operands:
+        return None
+    args = [evaluate(v, env) for v in owner.operands]
+    if any(a is None for a in args):
+        return None
+    in_width = _width(owner.operands[0].type) or width
+    result = _apply(owner, args, in_width)
+    return None if result is None else _signed(result, width)
+
+
+def _apply(op: Operation, args: list[int], w: int) -> int | None:
+    a = args[0]
+    b = args[1] if len(args) > 1 else None
+    name = op.name
+    if name in ("arith.extsi", "arith.trunci", "arith.index_cast"):
+        return a
+    if name in ("arith.extui", "arith.index_castui"):
+        return _unsigned(a, w)
+    if name == "arith.addi":
+        return a + b
+    if name == "arith.subi":
+        return a - b
+    if name == "arith.muli":
+        return a * b
+    if name == "arith.andi":
+        return a & b
+    if name == "arith.ori":
+        return a | b
+    if name == "arith.xori":
+        return a ^ b
+    if name == "arith.select":
+        return args[1] if a else args[2]
+    if name == "arith.cmpi":
+        return int(_CMP[op.predicate.value.data](a, b, w))
+    if name in ("arith.minsi", "arith.maxsi"):
+        return min(a, b) if name == "arith.minsi" else max(a, b)
+    if name == "arith.shli":
+        return a << b if 0 <= b < w else None
+    if name == "arith.shrsi":
+        return a >> b if 0 <= b < w else None
+    if name == "arith.shrui":
+        return _unsigned(a, w) >> b if 0 <= b < w else None
+    if b == 0 and name.startswith(("arith.div", "arith.rem", "arith.floordiv", "arith.ceildiv")):
+        return None
+    if name == "arith.divsi" or name == "arith.remsi":
+        q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
+        return q if name == "arith.divsi" else a - q * b
+    if name == "arith.divui":
+        return _unsigned(a, w) // _unsigned(b, w)
+    if name == "arith.remui":
+        return _unsigned(a, w) % _unsigned(b, w)
+    if name == "arith.floordivsi":
+        return a // b
+    if name == "arith.ceildivsi":
+        return -(-a // b)
+    return None
+
+
+# -- recurrences ----------------------------------------------------------------------------------
+
+
+def _loop_recurrences(loop: scf.ForOp) -> list[tuple[int, int]]:
+    """(chain cycles C, distance d) of every recurrence carried by ``loop`` through a memory
+    that the loop writes at exactly one place, directly in its body, from a value read
+    directly in its body."""
+    step = evaluate(loop.step, {})
+    if step is None or step <= 0:
+        return []
+    body = loop.body.block
+    ops = [op for op in body.ops if not op.regions]
+    stores: Counter = Counter(op.memref for op in loop.body.block.walk()
+                              if isinstance(op, memref.StoreOp))
+    out = []
+    for load in ops:
+        if not isinstance(load, memref.LoadOp) or stores[load.memref] != 1:
+            continue
+        store = next((op for op in ops if isinstance(op, memref.StoreOp)
+                      and op.memref is load.memref), None)
+        if store is None or not load.is_before_in_block(store):
+            continue
+        dist = _longest_paths(ops, load)
+        arrivals = [dist[v.owner] for v in store.operands if v.owner in dist]
+        if not arrivals:
+            continue  # the stored value does not come from the load: no chain
+        if is_scalar_memref(load.memref):
+            distance = 1
+        else:
+            distance = _distance(store, load, loop, step)
+        if distance is not None:
+            out.append((max(arrivals) + _latency(store) + 1, distance))
+    return out
+
+
+def _distance(store: memref.StoreOp, load: memref.LoadOp, loop: scf.ForOp, step: int
+              ) -> int | None:
+    """The iteration distance d >= 1 such that the load of iteration t + d reads the address
+    the store wrote in iteration t, when the addresses prove it; else None."""
+    iv = loop.body.block.args[0]
+    distance = None
+    for s_index, l_index in zip(store.indices, load.indices):
+        s_form, l_form = _linear(s_index, loop), _linear(l_index, loop)
+        if s_form is None or l_form is None:
+            return None
+        coeff = s_form.pop(iv, 0)
+        if coeff != l_form.pop(iv, 0):
+            return None
+        s_const, l_const = s_form.pop(1, 0), l_form.pop(1, 0)
+        if s_form != l_form:
+            return None  # different invariant terms: not provably the same address
+        diff = s_const - l_const
+        if coeff == 0:
+            if diff:
+                return None
+            continue
+        if diff % (coeff * step):
+            return None
+        d = diff // (coeff * step)
+        if distance is not None and d != distance:
+            return None
+        distance = d
+    if distance is None:
+        distance = 1  # the address does not move: each iteration reads the previous store
+    return distance if distance >= 1 else None
+
+
+def _linear(value: SSAValue, loop: scf.ForOp) -> dict | None:
+    """``value`` as {term: coefficient} (term 1 for the constant part) over the loop's
+    counter and values invariant in the loop, or None when it is not linear in them."""
+    owner = value.owner
+    if isinstance(owner, Operation):
+        if isinstance(owner, arith.ConstantOp):
+            return {1: owner.value.value.data}
+        name = owner.name
+        if name in ("arith.index_cast", "arith.extsi", "arith.trunci", "arith.extui",
+                    "arith.index_castui"):
+            return _linear(owner.operands[0], loop)
+        if name in ("arith.addi", "arith.subi"):
+            a, b = _linear(owner.operands[0], loop), _linear(owner.operands[1], loop)
+            if a is None or b is None:
+                return None
+            sign = 1 if name == "arith.addi" else -1
+            for k, v in b.items():
+                a[k] = a.get(k, 0) + sign * v
+            return {k: v for k, v in a.items() if v}
+        if name == "arith.muli":
+            for x, y in (owner.operands, reversed(owner.operands)):
+                if isinstance(y.owner, arith.ConstantOp):
+                    form = _linear(x, loop)
+                    c = y.owner.value.value.data
+                    return None if form is None else {k: v * c for k, v in form.items() if v * c}
+    if value is loop.body.block.args[0]:
+        return {value: 1}
+    if defined_inside(value, loop):
+        return None  # changes from one iteration to the next in an unknown way
+    return {value: 1}

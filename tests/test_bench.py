@@ -1,0 +1,290 @@
+"""`vichls bench`: the lower bound on IR snippets, its validity over the corpus, the fmax
+parser, and one end-to-end run on a two-benchmark suite of our own (a correct design and one
+whose Python reference lies) with synthesis and fmax: table, CSV and JSON, and the failure
+exit status."""
+
+import csv
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from vichls import int32, kernel
+from vichls.bench.bound import cycle_bound
+from vichls.bench.fmax import _fmax_of
+from vichls.cli import main
+from vichls.fpga import compile_fpga
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kernels import ALL_CASES  # noqa: E402
+
+
+# -- the bound on small kernels --------------------------------------------------------------------
+
+
+@kernel
+def sum64(A: int32[64]) -> int32:
+    s: int32 = 0
+    for i in range(64):
+        s += A[i]
+    return s
+
+
+@kernel
+def mul_chain(A: int32[16], x: int32) -> int32:
+    acc: int32 = 1
+    for i in range(16):
+        acc = acc * x + A[i]
+    return acc
+
+
+@kernel
+def memory_chain(A: int32[16], x: int32):
+    for i in range(1, 16):
+        A[i] = A[i - 1] * x
+
+
+@kernel
+def divide_all(A: int32[8], B: int32[8], d: int32):
+    for i in range(8):
+        B[i] = A[i] // d
+
+
+@kernel
+def triangle(A: int32[8], B: int32[8]):
+    for i in range(8):
+        for j in range(i):
+            A[i] += B[j]
+
+
+@kernel
+def square(A: int32[8], B: int32[8]):
+    for i in range(8):
+        for j in range(8):
+            A[i] += B[j]
+
+
+@kernel
+def data_bound(A: int32[8], n: int32) -> int32:
+    s: int32 = 0
+    for i in range(n):
+        s += A[i]
+    return s
+
+
+def test_64_loads_of_one_array_need_64_cycles():
+    b = cycle_bound(sum64.module())
+    assert b.cycles >= 64 and b.complete
+    assert any(n.limit == "port A" for n in b.nests)
+
+
+def test_recurrence_through_a_multiplier():
+    # acc = acc * x + A[i]: the 32-bit multiplier has one cycle of latency, so each iteration
+    # waits 2 cycles for the previous one: (16 - 1) * 2 + 1 cycles at least, above 16 loads
+    b = cycle_bound(mul_chain.module())
+    assert b.cycles >= 31
+    assert any(n.limit.startswith("recurrence") for n in b.nests)
+
+
+def test_recurrence_through_memory_at_distance_one():
+    # A[i] = A[i-1] * x: load (1) + multiply (1) + the store-to-load cycle = 3 per iteration
+    b = cycle_bound(memory_chain.module())
+    assert b.cycles >= (15 - 1) * 3 + 1
+    assert any(n.limit.startswith("recurrence") for n in b.nests)
+
+
+def test_iterative_divider_is_busy_for_its_latency():
+    b = cycle_bound(divide_all.module())
+    assert b.cycles >= 8 * 33
+    assert any("div" in n.limit for n in b.nests)
+
+
+def test_triangular_loops_are_counted_exactly():
+    # 28 (i, j) pairs read B[j]: at least 28 cycles, and fewer than the 64 of the square nest
+    tri, full = cycle_bound(triangle.module()), cycle_bound(square.module())
+    assert tri.complete and full.complete
+    assert 28 <= tri.cycles < full.cycles
+    assert full.cycles >= 64
+
+
+def test_data_dependent_trip_count_gives_a_weaker_but_valid_bound():
+    b = cycle_bound(data_bound.module())
+    assert not b.complete
+    assert b.cycles < 8
+
+
+def test_bound_never_exceeds_a_static_latency():
+    """Where the FSM's latency is static (min == max: the simulated cycles, as the simulation
+    tests check), the lower bound must not exceed it; over a third of the corpus."""
+    checked = 0
+    for case in ALL_CASES[::3]:
+        module = case.kernel.module()
+        latency = compile_fpga(module).report["latency"]
+        if latency["max"] is not None and latency["min"] == latency["max"]:
+            assert 0 <= cycle_bound(module).cycles <= latency["min"], case.name
+            checked += 1
+    assert checked >= 10
+
+
+# -- fmax parsing ------------------------------------------------------------------------------------
+
+
+def test_fmax_read_from_the_report_or_the_log():
+    report = {"fmax": {"$glbnet$ap_clk$TRELLIS_IO_IN": {"achieved": 123.4, "constraint": 150}}}
+    assert _fmax_of(report, "") == pytest.approx(123.4)
+    log = ("Info: Max frequency for clock 'ap_clk': 98.25 MHz (FAIL at 150.00 MHz)\n"
+           "Warning: Max frequency for clock 'ap_clk': 88.52 MHz (FAIL at 150.00 MHz)\n")
+    assert _fmax_of({}, log) == pytest.approx(88.52)  # the last (post-route) figure
+    assert _fmax_of({}, "") is None
+
+
+# -- the command, end to end ---------------------------------------------------------------------------
+
+SUITE = '''
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from vichls import int32, kernel
+
+
+@kernel
+def vadd(A: int32[4], B: int32[4], C: int32[4]):
+    for i in range(4):
+        C[i] = A[i] + B[i]
+
+
+class LyingReference:
+    """The vadd kernel whose Python call gets C[0] wrong: the bench must catch it."""
+
+    def __init__(self, k):
+        self.k = k
+
+    def __getattr__(self, name):
+        return getattr(self.k, name)
+
+    def __call__(self, A, B, C):
+        self.k(A, B, C)
+        C[0] += 1
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    name: str
+    family: str
+    size: str
+    kernel: object
+    make_inputs: Callable
+    published: dict = field(default_factory=dict)
+    directives: Callable | None = None
+
+
+def make_inputs(rng=None):
+    a = np.arange(4, dtype=np.int32)
+    return a, 3 * a - 5, np.zeros(4, dtype=np.int32)
+
+
+def benchmarks(size="small", names=None):
+    suite = [Benchmark("vadd", "test", size, vadd, make_inputs,
+                       dict(vivado_cycles=40, calyx_cycles=80, vivado_lut=100, calyx_lut=200)),
+             Benchmark("vadd-lying", "test", size, LyingReference(vadd), make_inputs)]
+    if names is None:
+        return suite
+    by_name = {b.name: b for b in suite}
+    unknown = [n for n in names if n not in by_name]
+    if unknown:
+        raise KeyError(f"unknown benchmarks {unknown}")
+    return [by_name[n] for n in names]
+'''
+
+
+@pytest.fixture(scope="module")
+def tiny_suite(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("suite") / "benchmarks"
+    root.mkdir()
+    (root / "__init__.py").write_text("")
+    (root / "suite.py").write_text(textwrap.dedent(SUITE))
+    return root
+
+
+def test_bench_run_table_csv_json_and_mismatch(tiny_suite, tmp_path, capsys):
+    csv_path, json_path, md_path = tmp_path / "t.csv", tmp_path / "t.json", tmp_path / "t.md"
+    status = main(["bench", "--suite-dir", str(tiny_suite), "--jobs", "2", "--quiet",
+                   "--csv", str(csv_path), "--json", str(json_path), "--markdown", str(md_path)])
+    out = capsys.readouterr()
+    assert status == 1, "a wrong result must fail the command"
+    assert "MISMATCH" in out.out and "vadd-lying" in out.err
+
+    doc = json.loads(json_path.read_text())
+    rows = {r["name"]: r for r in doc["rows"]}
+    good, bad = rows["vadd"], rows["vadd-lying"]
+    assert bad["status"] == "MISMATCH" and "C[0]" in bad["detail"]
+    assert good["status"] == "ok", good["detail"]
+    assert good["cycles"] > 0 and 0 < good["bound"] <= good["cycles"]
+    assert good["cycles_per_bound"] == pytest.approx(good["cycles"] / good["bound"], abs=0.01)
+    assert good["lut"] > 0 and good["ff"] > 0 and good["fmax_mhz"] > 10
+    assert good["est_lut"] > 0 and good["est_lut_err_pct"] is not None
+    assert good["cycles_vs_vivado"] == pytest.approx(good["cycles"] / 40, abs=0.01)
+    assert good["lut_vs_calyx"] == pytest.approx(good["lut"] / 200, abs=0.01)
+    assert good["ii"] is None and good["compile_s"] > 0
+    assert doc["summary"]["benchmarks"] == 2 and doc["summary"]["ok"] == 1
+    assert "vichls bench" in doc["command"] and doc["machine"]
+
+    with open(csv_path, newline="") as fh:
+        csv_rows = list(csv.DictReader(fh))
+    assert [r["name"] for r in csv_rows] == ["vadd", "vadd-lying"]
+    assert int(csv_rows[0]["cycles"]) == good["cycles"] and csv_rows[0]["ii"] == ""
+    assert "| vadd |" in md_path.read_text()
+
+
+def test_bench_user_errors(tiny_suite, tmp_path, capsys):
+    assert main(["bench", "--suite-dir", str(tmp_path / "nowhere"), "--quiet"]) == 2
+    assert "no benchmark suite" in capsys.readouterr().err
+    assert main(["bench", "nosuch", "--suite-dir", str(tiny_suite), "--quiet"]) == 2
+    assert "nosuch" in capsys.readouterr().err
+
+
+def test_default_suite_is_found_in_the_checkout():
+    from vichls.bench.runner import load_suite
+
+    suite = load_suite(None, "small", None)
+    assert suite and all(b.size == "small" for b in suite)
+    assert "gemm" in {b.name for b in suite}
+
+
+def test_manual_directives_are_applied_and_spelled():
+    from types import SimpleNamespace
+
+    from vichls.bench.runner import BenchOptions, _module_for
+
+    bench = SimpleNamespace(kernel=square, directives=lambda s: s.unroll("j", factor=2))
+    module, spelled = _module_for(bench, "manual", BenchOptions())
+    assert spelled == "unroll('j', factor=2)"
+    plain, none = _module_for(SimpleNamespace(kernel=square, directives=None), "manual",
+                              BenchOptions())
+    assert none.startswith("none")
+    loads = [op for op in module.walk() if op.name == "affine.load"]
+    assert len(loads) > len([op for op in plain.walk() if op.name == "affine.load"])
+
+
+@kernel
+def mirror_sum(A: int32[16], B: int32[16]):
+    for i in range(16):
+        B[i] = A[i] + A[15 - i]
+
+
+def test_bound_uses_the_second_port_a_pipelined_loop_gets():
+    """Pipelined at II=1, the loop reads A twice per iteration: the modulo scheduler gives A
+    its second port, and the bound (32 reads over 2 ports) stays below the latency."""
+    import vichls
+
+    s = vichls.customize(mirror_sum)
+    s.pipeline("i", ii=1)
+    module = s.module()
+    report = compile_fpga(module).report
+    assert report["interface"]["arrays"]["A"]["ports"] == 2
+    bound = cycle_bound(module)
+    assert 16 <= bound.cycles <= report["latency"]["min"]
