@@ -21,6 +21,12 @@ numbers). Assumes each file holds exactly one such line and one top kernel.
 A family package (``benchmarks.polybench``, ``benchmarks.machsuite``) lists its files in
 ``KERNELS`` (name → (module, input options)); a file's own ``make_inputs(rng=None)`` wins,
 otherwise the family's ``default_inputs(kernel, **options)`` makes the arguments.
+
+Each kernel file also holds its hand-written directive set, ``directives(s)``, applying to
+a ``vichls.customize(kernel)`` schedule what an experienced Vitis HLS user would write;
+being in the file, it reads the file's size constants, so one function serves both sizes.
+``unroll_factor`` and ``unroll_with_partitions`` are the helpers those functions share
+(benchmarks/manual_directives.py measures them).
 """
 
 from __future__ import annotations
@@ -49,7 +55,8 @@ class Benchmark:
     #: published figures for this kernel at this size, only those that exist:
     #: "vivado_cycles", "calyx_cycles", "vivado_lut", "calyx_lut"
     published: dict = field(default_factory=dict)
-    #: the hand-written directive set (``directives(schedule)``), or None
+    #: the hand-written directive set (``directives(schedule)``: the kernel file's
+    #: ``directives`` function, written at the file's sizes), or None
     directives: Callable | None = None
     #: the problem sizes of this build: the file's upper-case int constants ({"N": 8, ...})
     dims: dict = field(default_factory=dict)
@@ -79,6 +86,41 @@ PUBLISHED_SMALL: dict[str, dict] = {
 }
 
 _SIZE_LINE = re.compile(r'^SIZE = "small"(?=\s|$)', re.MULTILINE)
+
+
+#: the most multipliers a manual directive set may unroll into one design (a mid-size FPGA's
+#: DSP budget for one kernel): a loop above a short inner loop is pipelined when unrolling
+#: that inner loop stays within it, the inner loop otherwise
+MULTIPLIERS = 64
+
+#: the most divisions by a constant (each a pipelined divider, some 2,500 LUTs, in a
+#: pipelined loop) a manual directive set may unroll into one design
+DIVIDERS = 8
+
+
+def unroll_factor(*trip_counts: int, limit: int = 4) -> int:
+    """The largest power of two up to ``limit`` that divides every trip count: an unroll
+    and cyclic partition factor for the manual directive sets. Dividing leaves no remainder
+    iterations (they would be unrolled after the loop and break the nest a pipeline
+    flattens); a power of two keeps bank selection a bit slice (another factor costs a
+    divider, tests/regressions/pipeline_partition_factor3_divider_ii.py)."""
+    factor = 1
+    while factor * 2 <= limit and all(n % (factor * 2) == 0 for n in trip_counts):
+        factor *= 2
+    return factor
+
+
+def unroll_with_partitions(schedule, loops: tuple[str, ...], factor: int,
+                           partitions: tuple[tuple[str, int], ...]) -> None:
+    """Unroll each of ``loops`` by ``factor`` and partition each (array, dim) of
+    ``partitions`` cyclically by the same factor, so that the copies access different
+    banks; nothing at factor 1 (a single bank would only lose the array's second port)."""
+    if factor == 1:
+        return
+    for loop in loops:
+        schedule.unroll(loop, factor)
+    for array, dim in partitions:
+        schedule.partition(array, dim=dim, factor=factor)
 
 
 def sized_source(module: str, size: str) -> str:
@@ -136,6 +178,7 @@ def _family(family: str, size: str) -> list[Benchmark]:
             make_inputs = package.default_inputs(kernel, **input_options)
         published = PUBLISHED_SMALL.get(name, {}) if size == "small" else {}
         suite.append(Benchmark(name, family, size, kernel, make_inputs, dict(published),
+                               directives=namespace.get("directives"),
                                dims=_dims(namespace), path=str(_path_of(module)),
                                source=sized_source(module, size)))
     return suite

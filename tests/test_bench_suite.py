@@ -11,18 +11,26 @@
   (two argument sets per small kernel, the deterministic one per MINI kernel); the small
   designs' simulated cycles agree with their latency report, and the kernels with a
   published Vivado HLS figure take at most that many cycles (this replaces the former
-  tests/test_fpga_polybench.py, which checked seven of them on its own copies).
+  tests/test_fpga_polybench.py, which checked seven of them on its own copies);
+- every benchmark has a hand-written directive set (its file's ``directives``) that applies
+  at both sizes; at the small size the designs it gives join the same simulator build and
+  must be bit-exact too, with cycles that agree with their latency report;
+- the pipelining regressions of tests/regressions/pipeline_*.py that name the II they
+  should reach (``EXPECTED_II``) reach it, or are strict xfails naming the bug (``II_BUG``).
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 from e2e import assert_outcome, run_batch
 
+from benchmarks.manual_directives import schedule_of
 from benchmarks.suite import PUBLISHED_SMALL, SIZES, benchmarks, kernel_file
 from vichls.cpu import compile_cpu
 from vichls.flows.lint import lint_verilog
@@ -319,12 +327,34 @@ def test_small_compiles_for_fpga_lint_clean_and_for_cpu(b):
         assert np.array_equal(got, want)
 
 
+class _Manual:
+    """A benchmark's kernel under its manual directive set, as run_batch uses a kernel: the
+    same signature and Python meaning, the scheduled loop-level IR."""
+
+    def __init__(self, b):
+        self.benchmark = b
+        self.signature = b.kernel.signature
+
+    def __call__(self, *args):
+        return self.benchmark.kernel(*args)
+
+    def module(self):
+        return schedule_of(self.benchmark, "manual").module()
+
+
+def _manual_id(b) -> str:
+    return f"{b.size}/{b.name}/manual"
+
+
 @pytest.fixture(scope="module")
 def outcomes():
-    """Every benchmark of both sizes through Python, CPU and RTL in one simulator build."""
+    """Every benchmark of both sizes, and the small ones under their manual directives,
+    through Python, CPU and RTL in one simulator build."""
     items = [(_id(b), b.kernel, [b.make_inputs(), b.make_inputs(np.random.default_rng(5))])
              for b in SMALL]
     items += [(_id(b), b.kernel, [b.make_inputs()]) for b in MINI]
+    items += [(_manual_id(b), _Manual(b), [b.make_inputs(), b.make_inputs(
+        np.random.default_rng(7))]) for b in SMALL]
     return run_batch(items, max_cycles=5_000_000)
 
 
@@ -345,15 +375,75 @@ def test_small_cycles_agree_with_the_latency_report(outcomes, b):
             assert cycles == latency["min"]
 
 
-def _vivado_param(b):
-    if b.name == "doitgen":  # a quality-of-results gap, not a wrong result
-        return pytest.param(b, id=_id(b), marks=pytest.mark.xfail(
-            strict=True, reason="doitgen takes 15770 cycles without directives, Vivado 14545"))
-    return pytest.param(b, id=_id(b))
-
-
-@pytest.mark.parametrize("b", [_vivado_param(b) for b in SMALL if "vivado_cycles" in b.published])
+@pytest.mark.parametrize("b", [b for b in SMALL if "vivado_cycles" in b.published], ids=_id)
 def test_small_cycles_at_most_vivado_hls(outcomes, b):
     out = outcomes[_id(b)]
     assert out.cycles and max(out.cycles) <= b.published["vivado_cycles"]
 
+
+
+# -- the manual directive sets -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("b", ALL, ids=_id)
+def test_every_benchmark_has_a_directive_set_that_applies(b):
+    assert b.directives is not None, f"{b.path} defines no directives(s)"
+    s = schedule_of(b, "manual")
+    module = s.module()  # a directive that cannot apply raises here
+    if b.name != "kmp":  # kmp's loops all hold a while loop: nothing can be pipelined
+        assert any(d.kind == "pipeline" for d in s.directives), b.name
+        assert "vichls.pipeline" in str(module), f"{b.name}: no loop is marked for pipelining"
+
+
+@pytest.mark.parametrize("b", SMALL, ids=_id)
+def test_small_manual_bit_exact_python_cpu_rtl(outcomes, b):
+    out = outcomes[_manual_id(b)]
+    assert_outcome(out)
+    assert len(out.rtl) == 2
+
+
+@pytest.mark.parametrize("b", SMALL, ids=_id)
+def test_small_manual_cycles_agree_with_the_latency_report(outcomes, b):
+    report = compile_fpga(schedule_of(b, "manual").module()).report
+    latency = report["latency"]
+    if b.name != "kmp":
+        assert any(loop.get("pipelined") for loop in report["loops"]), b.name
+    for cycles in outcomes[_manual_id(b)].cycles:
+        assert latency["min"] <= cycles
+        assert latency["max"] is None or cycles <= latency["max"]
+        if latency["min"] == latency["max"]:
+            assert cycles == latency["min"]
+
+
+PIPELINE_REGRESSIONS = sorted((Path(__file__).parent / "regressions").glob("pipeline_*.py"))
+
+
+def _module_constant(path: Path, name: str):
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [
+                name]:
+            return ast.literal_eval(node.value)
+    return None
+
+
+def _ii_param(path: Path):
+    bug = _module_constant(path, "II_BUG")
+    marks = [pytest.mark.xfail(strict=True, reason=bug)] if bug else []
+    return pytest.param(path, id=path.stem, marks=marks)
+
+
+@pytest.mark.parametrize("path", [_ii_param(p) for p in PIPELINE_REGRESSIONS
+                                  if _module_constant(p, "EXPECTED_II") is not None])
+def test_pipeline_regression_reaches_its_ii(path):
+    """A suspicious II found while writing the directive sets, shrunk to a reproducer (the
+    results are right: tests/test_regressions.py replays it for that); every pipelined loop
+    of its design must reach at most EXPECTED_II."""
+    from vichls.frontend.kernel import load_file
+    from vichls.fuzz.run import _schedule_of
+
+    expected = _module_constant(path, "EXPECTED_II")
+    namespace = load_file(str(path))
+    report = compile_fpga(_schedule_of(namespace, namespace["top"]).module()).report
+    reached = [(loop["name"], loop["ii"]) for loop in report["loops"] if loop.get("pipelined")]
+    assert reached, "no loop is pipelined"
+    assert all(ii <= expected for _, ii in reached), f"II above {expected}: {reached}"

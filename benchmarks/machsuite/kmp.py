@@ -42,6 +42,11 @@ def kmp(pattern: uint8[PATTERN], text: uint8[TEXT], next_prefix: int32[PATTERN])
     return matches
 
 
+def directives(s):
+    """Nothing to pipeline: both loops hold a while loop (the failure-link walk), which a
+    pipeline cannot unroll, and a while loop cannot be pipelined itself."""
+
+
 def make_inputs(rng: np.random.Generator | None = None) -> tuple:
     rng = rng if rng is not None else np.random.default_rng(32411)
     text = rng.integers(ord("a"), ord("d"), size=TEXT, endpoint=True)

@@ -40,6 +40,11 @@ def sort_merge(a: int32[N]):
                     left += 1
 
 
+def directives(s):
+    """Pipeline the copies into temp (i loops) and the merge loop (k)."""
+    s.pipeline("i").pipeline("k")
+
+
 def make_inputs(rng: np.random.Generator | None = None) -> tuple:
     rng = rng if rng is not None else np.random.default_rng(2048)
     return (rng.integers(-2**31, 2**31, size=N).astype(np.int32),)

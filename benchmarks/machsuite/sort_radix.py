@@ -42,6 +42,11 @@ def sort_radix(a: int32[N]):
             a[i] = scratch[i]
 
 
+def directives(s):
+    """Pipeline every loop inside a digit pass (histogram, prefix sum, scatter, copy)."""
+    s.pipeline("d").pipeline("i")
+
+
 def make_inputs(rng: np.random.Generator | None = None) -> tuple:
     rng = rng if rng is not None else np.random.default_rng(2048)
     return (rng.integers(-2**31, 2**31, size=N).astype(np.int32),)

@@ -27,6 +27,19 @@ def stencil2d(orig: int32[ROWS, COLS], sol: int32[ROWS, COLS], filt: int32[3, 3]
             sol[r][c] = temp
 
 
+
+def directives(s):
+    """Pipeline the r loop with the c loop and the 3x3 filter (9·(COLS - 2) multipliers)
+    unrolled into it when that fits the multiplier budget; the c loop otherwise, the
+    filter unrolled into nine multipliers. orig is not partitioned: its rows r + k1 move
+    with r, so a cyclic partition gives no fixed bank per read and only costs ports today
+    (tests/regressions/pipeline_partition_bank_ports_ii.py)."""
+    from benchmarks.suite import MULTIPLIERS
+
+    s.pipeline("r" if 9 * (COLS - 2) <= MULTIPLIERS else "c")
+
+
+
 def make_inputs(rng: np.random.Generator | None = None) -> tuple:
     if rng is None:
         r, c = np.indices((ROWS, COLS))

@@ -53,6 +53,12 @@ def viterbi(obs: int32[N_OBS], init: int32[N_STATES], transition: int32[N_STATES
         path[t] = best_state
 
 
+def directives(s):
+    """Pipeline the innermost loops: the min over previous states (prev) and the two
+    searches over states (s)."""
+    s.pipeline("prev").pipeline("s")
+
+
 def make_inputs(rng: np.random.Generator | None = None) -> tuple:
     rng = rng if rng is not None else np.random.default_rng(140)
     obs = rng.integers(0, N_TOKENS, size=N_OBS)

@@ -18,3 +18,19 @@ def kernel_bicg(A: int32[N, M], s: int32[M], q: int32[N], p: int32[M], r: int32[
         for j in range(M):
             s[j] = s[j] + r[i] * A[i][j]
             q[i] = q[i] + A[i][j] * p[j]
+
+
+def directives(s):
+    """Pipeline the i loop with the j loop (2·M multipliers) unrolled into it when that fits
+    the multiplier budget, with A's columns, s and p partitioned to match; otherwise
+    pipeline the j loop (unrolling it would only raise the II today:
+    tests/regressions/pipeline_unrolled_array_reduction_ii.py)."""
+    from benchmarks.suite import MULTIPLIERS, unroll_factor
+
+    if 2 * M > MULTIPLIERS:
+        s.pipeline("i/j")
+        return
+    banks = unroll_factor(M, limit=M)
+    s.pipeline("i")
+    s.partition("A", dim=2, factor=banks).partition("s", factor=banks)
+    s.partition("p", factor=banks)

@@ -19,3 +19,15 @@ def kernel_doitgen(A: int32[NR, NQ, NP], C4: int32[NP, NP], sum: int32[NP]):
                     sum[p] += A[r][q][s] * C4[s][p]
             for p in range(NP):
                 A[r][q][p] = sum[p]
+
+
+def directives(s):
+    """Pipeline both p loops: the s reduction inside the first unrolls completely (NP
+    multipliers); A's last dimension and C4's first are partitioned cyclically by the
+    largest power of two dividing NP (one bank per element at the small size), so the NP
+    reads of a row share few ports; the copy-back loop runs at II=1 beside it."""
+    from benchmarks.suite import unroll_factor
+
+    banks = unroll_factor(NP, limit=NP)
+    s.pipeline("p")
+    s.partition("A", dim=3, factor=banks).partition("C4", dim=1, factor=banks)

@@ -28,3 +28,8 @@ def kernel_fdtd_2d(ex: int32[NX, NY], ey: int32[NX, NY], hz: int32[NX, NY], fict
         for i in range(NX - 1):
             for j in range(NY - 1):
                 hz[i][j] = hz[i][j] - 7 * (ex[i][j + 1] - ex[i][j] + ey[i + 1][j] - ey[i][j]) // 10
+
+
+def directives(s):
+    """Pipeline every j loop (each nest flattens into one pipeline)."""
+    s.pipeline("j")

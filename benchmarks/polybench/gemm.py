@@ -18,3 +18,11 @@ def kernel_gemm(alpha: int32, beta: int32, C: int32[NI, NJ], A: int32[NI, NK], B
         for k in range(NK):
             for j in range(NJ):
                 C[i][j] += alpha * A[i][k] * B[k][j]
+
+
+def directives(s):
+    """Pipeline the j loop of C *= beta, and the k loop with its j loop (2·NJ multipliers)
+    unrolled into it; C and B are partitioned along j into one bank per column, so every
+    copy has its own ports."""
+    s.pipeline("i/j").pipeline("k")
+    s.partition("C", dim=2, factor=NJ).partition("B", dim=2, factor=NJ)

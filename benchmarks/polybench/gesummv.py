@@ -19,3 +19,18 @@ def kernel_gesummv(alpha: int32, beta: int32, A: int32[N, N], B: int32[N, N], tm
             tmp[i] = A[i][j] * x[j] + tmp[i]
             y[i] = B[i][j] * x[j] + y[i]
         y[i] = alpha * tmp[i] + beta * y[i]
+
+
+def directives(s):
+    """Pipeline the i loop with the j loop (2·N multipliers) unrolled into it when that fits
+    the multiplier budget (it does at both sizes), with A's and B's columns and x
+    partitioned cyclically to match; otherwise pipeline the j loop."""
+    from benchmarks.suite import MULTIPLIERS, unroll_factor
+
+    if 2 * N > MULTIPLIERS:
+        s.pipeline("j")
+        return
+    banks = unroll_factor(N, limit=N)
+    s.pipeline("i")
+    s.partition("A", dim=2, factor=banks).partition("B", dim=2, factor=banks)
+    s.partition("x", factor=banks)

@@ -30,3 +30,10 @@ def kernel_heat_3d(A: int32[N, N, N], B: int32[N, N, N]):
                                   + B[i][j + 1][k] - 2 * B[i][j][k] + B[i][j - 1][k]
                                   + B[i][j][k + 1] - 2 * B[i][j][k] + B[i][j][k - 1]
                                   ) // 8 + B[i][j][k]
+
+
+def directives(s):
+    """Pipeline the j loops of both sweeps with their k loops (N - 2 points, adds and
+    shifts only) unrolled into them; A and B keep their two ports each (the seven reads of
+    a point move with j, so no cyclic partition would put them in fixed banks)."""
+    s.pipeline("j")

@@ -19,3 +19,8 @@ def kernel_jacobi_1d(A: int32[N], B: int32[N]):
             B[i] = (A[i - 1] + A[i] + A[i + 1]) // 3
         for i in range(1, N - 1):
             A[i] = (B[i - 1] + B[i] + B[i + 1]) // 3
+
+
+def directives(s):
+    """Pipeline both sweeps (i loops)."""
+    s.pipeline("i")

@@ -21,3 +21,12 @@ def kernel_jacobi_2d(A: int32[N, N], B: int32[N, N]):
         for i in range(1, N - 1):
             for j in range(1, N - 1):
                 A[i][j] = (B[i][j] + B[i][j - 1] + B[i][1 + j] + B[1 + i][j] + B[i - 1][j]) // 5
+
+
+def directives(s):
+    """Pipeline the i loops of both sweeps with their j loops (N - 2 divisions by 5 each)
+    unrolled into them when that fits the divider budget; the j loops otherwise (each
+    flattens with its i loop)."""
+    from benchmarks.suite import DIVIDERS
+
+    s.pipeline("i" if 2 * (N - 2) <= DIVIDERS else "j")

@@ -20,3 +20,12 @@ def kernel_seidel_2d(A: int32[N, N]):
                 A[i][j] = (A[i - 1][j - 1] + A[i - 1][j] + A[i - 1][j + 1]
                            + A[i][j - 1] + A[i][j] + A[i][j + 1]
                            + A[i + 1][j - 1] + A[i + 1][j] + A[i + 1][j + 1]) // 9
+
+
+def directives(s):
+    """Pipeline the i loop with its j loop (N - 2 divisions by 9) unrolled into it when that
+    fits the divider budget; the j loop otherwise. Each point reads the one just computed
+    beside it, so the recurrence, not the ports, sets the II."""
+    from benchmarks.suite import DIVIDERS
+
+    s.pipeline("i" if N - 2 <= DIVIDERS else "j")

@@ -17,3 +17,9 @@ def kernel_syrk(alpha: int32, beta: int32, C: int32[N, N], A: int32[N, M]):
         for k in range(M):
             for j in range(i + 1):
                 C[i][j] += alpha * A[i][k] * A[j][k]
+
+
+def directives(s):
+    """Pipeline both triangular j loops (their bound i + 1 rules out unrolling them and
+    interchanging k inside)."""
+    s.pipeline("j")

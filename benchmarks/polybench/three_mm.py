@@ -27,3 +27,10 @@ def kernel_3mm(E: int32[NI, NJ], A: int32[NI, NK], B: int32[NK, NJ], F: int32[NJ
             G[i][j] = 0
             for k in range(NJ):
                 G[i][j] += E[i][k] * F[k][j]
+
+
+def directives(s):
+    """Pipeline the three k reductions. Unrolling them with matching partitions is the next
+    step, but today it only raises the II in proportion
+    (tests/regressions/pipeline_unrolled_array_reduction_ii.py), so it is left out."""
+    s.pipeline("k")

@@ -20,3 +20,8 @@ def kernel_trisolv(L: int32[N, N], x: int32[N], b: int32[N]):
         for j in range(i):
             x[i] -= L[i][j] * x[j]
         x[i] = x[i] // L[i][i]
+
+
+def directives(s):
+    """Pipeline the triangular j reduction (its bound i rules out unrolling it)."""
+    s.pipeline("j")

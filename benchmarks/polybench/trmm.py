@@ -16,3 +16,8 @@ def kernel_trmm(alpha: int32, A: int32[M, M], B: int32[M, N]):
             for k in range(i + 1, M):
                 B[i][j] += A[k][i] * B[k][j]
             B[i][j] = alpha * B[i][j]
+
+
+def directives(s):
+    """Pipeline the triangular k reduction (its bounds depend on i: no unrolling)."""
+    s.pipeline("k")

@@ -22,3 +22,10 @@ def kernel_2mm(alpha: int32, beta: int32, tmp: int32[NI, NJ], A: int32[NI, NK],
             D[i][j] *= beta
             for k in range(NJ):
                 D[i][j] += tmp[i][k] * C[k][j]
+
+
+def directives(s):
+    """Pipeline the two k reductions. Unrolling them (by 2 or 4, with matching partitions of
+    A, B, tmp and C) is the next step, but today it only raises the II in proportion
+    (tests/regressions/pipeline_unrolled_array_reduction_ii.py), so it is left out."""
+    s.pipeline("k")
