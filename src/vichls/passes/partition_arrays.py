@@ -257,8 +257,39 @@ def _index_const(value: int, before: Operation) -> SSAValue:
     return _insert(arith.ConstantOp(IntegerAttr(value, IndexType())), before)
 
 
+def _linear_terms(expr: AffineExpr) -> tuple[dict[int, int], int] | None:
+    """``expr`` as ({dimension: coefficient}, constant) when it is a linear sum of
+    dimensions (no symbols), else None."""
+    if isinstance(expr, AffineConstantExpr):
+        return {}, expr.value
+    if isinstance(expr, AffineDimExpr):
+        return {expr.position: 1}, 0
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add:
+        lhs, rhs = _linear_terms(expr.lhs), _linear_terms(expr.rhs)
+        if lhs is None or rhs is None:
+            return None
+        terms = dict(lhs[0])
+        for d, c in rhs[0].items():
+            terms[d] = terms.get(d, 0) + c
+        return terms, lhs[1] + rhs[1]
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Mul:
+        for a, b in ((expr.lhs, expr.rhs), (expr.rhs, expr.lhs)):
+            inner = _linear_terms(a)
+            if inner is not None and isinstance(b, AffineConstantExpr):
+                return {d: c * b.value for d, c in inner[0].items()}, inner[1] * b.value
+    return None
+
+
 def _in_bank_expr(expr: AffineExpr, split: _Split, bank: int) -> AffineExpr:
     if split.kind == "cyclic":  # exact: subtracting the bank first lets equal addresses fold
+        terms = _linear_terms(expr - bank)
+        if terms is not None and all(c % split.factor == 0 for c in terms[0].values()) \
+                and terms[1] % split.factor == 0:
+            # every term divides exactly (x[3i + c] in bank c is i): no division at all
+            out = AffineExpr.constant(terms[1] // split.factor)
+            for d, c in sorted(terms[0].items()):
+                out = out + AffineExpr.dimension(d) * (c // split.factor)
+            return out
         return (expr - bank) // split.factor
     return expr - bank * split.per_bank
 
