@@ -22,6 +22,10 @@ from math import ceil
 #: Time kept free in every cycle for register setup and clock-to-q.
 REGISTER_RESERVE_NS = 1.0
 
+#: The width at which index (address) arithmetic is costed in area: synthesis trims its
+#: 32 bits to the address widths it feeds (fit against Yosys synth_xilinx over the suite).
+INDEX_AREA_WIDTH = 8
+
 
 @dataclass(frozen=True)
 class OpCost:
@@ -70,7 +74,8 @@ def cost(kind: str, width: int) -> OpCost:
         # sum (two adders) settles in the cycle the result is read
         summed = lat == 1 and w % 2 == 0
         out = 0.3 + (2 * (0.8 + 0.03 * w) if summed else 0.0)
-        return OpCost(lat, 3.0, lut=w if summed else 0, ff=2 * w * lat, dsp=dsp, out_delay_ns=out)
+        # the pipeline registers sit inside the DSP blocks: no fabric FFs
+        return OpCost(lat, 3.0, lut=w if summed else 0, ff=0, dsp=dsp, out_delay_ns=out)
     if kind == "div":
         return OpCost(div_latency(w), 0.5, lut=4 * w, ff=4 * w + 8, out_delay_ns=0.9 + 0.03 * w)
     if kind == "div_pipe":  # one subtract-and-select stage per quotient bit, registered

@@ -137,6 +137,13 @@ def op_cost(op: Operation) -> oplib.OpCost:
     if kind == "div" and PIPELINED_DIVIDER_ATTR in op.attributes:
         kind = "div_pipe"
     cost = oplib.cost(kind, op_width(op))
+    if any(isinstance(v.type, IndexType) for v in (*op.operands, *op.results)):
+        # index arithmetic is 32 bits wide in the netlist, but synthesis trims it to the
+        # address widths it feeds: its area is costed at oplib.INDEX_AREA_WIDTH bits
+        # (calibrated against Yosys over the benchmark suite); its timing stays 32-bit
+        area = oplib.cost(kind, oplib.INDEX_AREA_WIDTH)
+        cost = oplib.OpCost(cost.latency, cost.delay_ns, area.lut, area.ff, cost.dsp,
+                            cost.out_delay_ns)
     if kind in ("mem_read", "mem_write"):
         # Row-major address arithmetic happens in the issue cycle, before the port: a
         # multiply by a constant stride and an add per extra dimension, or nothing when
