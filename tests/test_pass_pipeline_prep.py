@@ -132,3 +132,46 @@ def test_cyclic_banks_stay_static_through_flattening():
              and op.memref.type.get_shape()]
     assert len(loads) == 8  # one load per bank and unrolled copy, no bank multiplexing
     assert loop.attributes[II_ATTR].value.data == 1
+
+
+@kernel
+def sums(y: int32[4], s: int32[4]):
+    for i in range(4):
+        s[i] = 0
+        s[i] += y[0]
+        s[i] += y[1]
+
+
+def test_array_elements_with_identical_indices_are_forwarded():
+    from xdsl.dialects.builtin import ModuleOp
+
+    from vichls.passes.forward_array_stores import forward_array_stores
+    from vichls.passes.lower_affine_fpga import lower_affine_for_fpga
+    from vichls.passes.value_numbering import value_numbering
+
+    module: ModuleOp = sums.module()
+    lower_affine_for_fpga(module)
+    value_numbering(module)
+    forward_array_stores(module)
+    (loop,) = [op for op in module.walk() if isinstance(op, scf.ForOp)]
+    s_param = loop.parent_op().body.block.args[1]
+    stores = [op for op in loop.body.walk() if isinstance(op, memref.StoreOp)
+              and op.memref is s_param]
+    loads = [op for op in loop.body.walk() if isinstance(op, memref.LoadOp)
+             and op.memref is s_param]
+    assert len(stores) == 1 and not loads  # one store of the final sum, no read-back
+
+
+@kernel
+def banked(x: int32[8], y: int32[8]):
+    for i in range(8):
+        y[i] = y[i] + x[i]
+
+
+def test_exact_divisions_keep_bank_indices_exact():
+    s = vichls.customize(banked).pipeline("i").unroll("i", 2)
+    s.partition("y", factor=2).partition("x", factor=2)
+    module = s.module()
+    prepare(module, 10.0)
+    (loop,) = [op for op in module.walk() if isinstance(op, scf.ForOp)]
+    assert loop.attributes[II_ATTR].value.data == 1

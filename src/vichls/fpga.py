@@ -5,7 +5,8 @@
 1. preparation on the loop level: inline calls (passes/inline_calls), partitioning
    (passes/partition_arrays), xDSL's ``lower-affine`` (passes/lower_affine_fpga), 0-d
    store-to-load forwarding (passes/forward_scalar_stores), value numbering of
-   expressions and loads (passes/value_numbering), loop-invariant code motion
+   expressions and loads (passes/value_numbering), forwarding of array elements with
+   identical indices (passes/forward_array_stores), loop-invariant code motion
    (passes/hoist_loop_invariants), scalar replacement (passes/scalar_replacement), load
    rotation (passes/rotate_loads: arrays a loop only reads are read one iteration
    ahead), reassociation of add chains (passes/reassociate) and dead-op removal;
@@ -42,6 +43,7 @@ from vichls.dialects import structural as st
 from vichls.passes.build_structural import build_structural, static_trip_count
 from vichls.passes.compile_control import compile_control
 from vichls.verilog_printer import emit_verilog
+from vichls.passes.forward_array_stores import forward_array_stores
 from vichls.passes.forward_scalar_stores import forward_scalar_stores
 from vichls.passes.hoist_loop_invariants import hoist_loop_invariants
 from vichls.passes.if_convert_scalars import if_convert_scalars
@@ -150,10 +152,12 @@ def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, Kern
     value_numbering(module)
     hoist_loop_invariants(module)
     value_numbering(module)  # hoisting brings equal expressions into one block
+    forward_array_stores(module)  # after numbering: equal indices are one SSA value
     # after hoisting and numbering: an element's invariant index is then one SSA value
     # outside the loop; before rotate_loads: its profitability test must still see the
     # body's array reads that rotation turns into register reads
     scalar_replacement(module)
+    forward_scalar_stores(module)  # the register accesses scalar replacement made
     rotate_loads(module)
     reassociate(module)
     value_numbering(module)

@@ -12,8 +12,10 @@ What: an index is analysed as ``coeff * n + const + symbolic`` where ``n`` count
 loop's iterations (``iv = lb + n * step``), ``symbolic`` is a linear combination of values
 defined outside the loop (loop invariants: outer induction variables, parameters) and
 ``coeff``/``const`` are integers. It is built from the induction variable, constants,
-invariants, ``addi``/``subi``, ``muli`` by a constant and sign-preserving casts. Anything
-else (a loaded value, a division, a select) makes the index data-dependent.
+invariants, ``addi``/``subi``, ``muli`` by a constant, sign-preserving casts and divisions
+by a constant that divide every coefficient exactly (``i // F`` of an ``i`` stepping by F,
+as partitioning makes). Anything else (a loaded value, another division, a select) makes
+the index data-dependent.
 
 For two accesses ``a`` and ``b`` of one memref, ``distance(a, b)`` answers for ``a`` in
 iteration ``n`` and ``b`` in iteration ``n + d``:
@@ -79,7 +81,12 @@ class _Analysis:
         if value is self.iv:
             if self.step is None:
                 return None
-            return {"n": self.step, "k": 0}  # the lower bound is an invariant offset...
+            lower = self.linear(self.loop.lb)  # an invariant: a constant or a symbol
+            if lower is None:
+                return None
+            out = dict(lower)
+            out["n"] = out.get("n", 0) + self.step
+            return out
         if isinstance(owner, arith.ConstantOp):
             return {"k": owner.value.value.data}
         if not self.inside(value):
@@ -105,6 +112,25 @@ class _Analysis:
             return None
         if owner is not None and getattr(owner, "name", "") in ("arith.index_cast", "arith.extsi"):
             return self.linear(owner.operands[0])
+        if isinstance(owner, arith.TruncIOp) and _counter_value(owner.operands[0]):
+            # a loop variable fits its type: the front end counts in i64 only so that
+            # computing the bounds cannot overflow
+            return self.linear(owner.operands[0])
+        if isinstance(owner, (arith.FloorDivSIOp, arith.CeilDivSIOp, arith.DivSIOp,
+                              arith.DivUIOp, arith.ShRUIOp, arith.ShRSIOp)):
+            # an exact division by a constant (what partitioning makes of i // F when i
+            # steps by F) stays linear
+            form, k = self.linear(owner.lhs), owner.rhs.owner
+            if form is None or not isinstance(k, arith.ConstantOp):
+                return None
+            divisor = k.value.value.data
+            if isinstance(owner, (arith.ShRUIOp, arith.ShRSIOp)):
+                divisor = 1 << divisor if 0 <= divisor < 63 else 0
+            if divisor <= 0 or any(c % divisor for c in form.values()):
+                return None
+            if isinstance(owner, (arith.DivUIOp, arith.ShRUIOp)) and form.get("k", 0) < 0:
+                return None
+            return {key: c // divisor for key, c in form.items()}
         return None
 
     def index(self, value: SSAValue) -> LinearIndex | None:
@@ -114,6 +140,22 @@ class _Analysis:
         symbols = tuple(sorted(((self.order[k], k), c) for k, c in form.items()
                                if k not in ("n", "k") and c != 0))
         return LinearIndex(form.get("n", 0), form.get("k", 0), symbols)
+
+
+def _counter_value(value: SSAValue) -> bool:
+    """The front end's i64 loop counter, or ``start + counter * step`` (a downward loop)."""
+    def is_counter(v):
+        return isinstance(v.owner, Block) and isinstance(v.owner.parent_op(), scf.ForOp)
+
+    if is_counter(value):
+        return True
+    owner = value.owner
+    if isinstance(owner, arith.AddiOp):
+        for term in (owner.lhs, owner.rhs):
+            if isinstance(term.owner, arith.MuliOp) and any(
+                    is_counter(x) for x in term.owner.operands):
+                return True
+    return False
 
 
 class LoopDependences:
@@ -126,11 +168,46 @@ class LoopDependences:
     def indices(self, access: Operation) -> list[LinearIndex | None]:
         return [self.analysis.index(v) for v in access.indices]
 
+    def _injective(self, indices) -> bool:
+        """Whether these index values, together, differ between any two iterations: one
+        of them moves linearly with the iteration, or two are the quotient and the
+        remainder of one moving value by one constant (a flattened nest's i and j)."""
+        for v in indices:
+            form = self.analysis.index(v)
+            if form is not None and form.coeff != 0:
+                return True
+        split: dict = {}
+        for v in indices:
+            owner = v.owner
+            if not isinstance(owner, Operation) or len(owner.operands) != 2:
+                continue
+            k = owner.operands[1].owner
+            if not isinstance(k, arith.ConstantOp):
+                continue
+            c = k.value.value.data
+            if isinstance(owner, arith.ShRUIOp) and 0 <= c < 63:
+                split.setdefault(owner.operands[0], set()).add(("quotient", 1 << c))
+            elif isinstance(owner, (arith.DivUIOp, arith.FloorDivSIOp)) and c > 0:
+                split.setdefault(owner.operands[0], set()).add(("quotient", c))
+            elif isinstance(owner, arith.AndIOp) and c > 0 and c & (c + 1) == 0:
+                split.setdefault(owner.operands[0], set()).add(("remainder", c + 1))
+            elif isinstance(owner, arith.RemUIOp) and c > 0:
+                split.setdefault(owner.operands[0], set()).add(("remainder", c))
+        for value, parts in split.items():
+            for _, c in parts:
+                if {("quotient", c), ("remainder", c)} <= parts:
+                    form = self.analysis.index(value)
+                    if form is not None and form.coeff != 0:
+                        return True
+        return False
+
     def distance(self, a: Operation, b: Operation):
         assert isinstance(a, (memref.LoadOp, memref.StoreOp))
         assert a.memref is b.memref
         if not a.indices:
             return ANY
+        if list(a.indices) == list(b.indices) and self._injective(a.indices):
+            return 0  # the same element only in the same iteration
         found = ANY
         for ia, ib in zip(self.indices(a), self.indices(b), strict=True):
             if ia is None or ib is None or ia.symbols != ib.symbols:
