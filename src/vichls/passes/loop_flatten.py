@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from xdsl.dialects import affine
+from xdsl.dialects import affine, arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir.affine import AffineExpr
 
 from vichls.passes.loop_utils import ConstantBounds, LoopTransformError, body_ops
@@ -53,7 +54,10 @@ def flatten_band(band: Sequence[affine.ForOp]) -> affine.ForOp:
     flat.attributes.update(outer.attributes)
     outer.parent_block().insert_op_before(flat, outer)
     t = flat.body.block.args[0]
-    first = flat.body.block.first_op
+    # index arithmetic goes in front of this anchor: the body's first op itself may be an
+    # access that the replacement rewrites (and erases)
+    first = arith.ConstantOp(IntegerAttr(0, IndexType()))
+    flat.body.block.insert_op_before(first, flat.body.block.first_op)
     inner_trips = total
     for k, (loop, b) in enumerate(zip(band, bounds)):
         if total == 0:  # the body never runs: any value will do
@@ -67,5 +71,6 @@ def flatten_band(band: Sequence[affine.ForOp]) -> affine.ForOp:
                 position = position % b.trip_count
         replace_induction_variable(loop.body.block.args[0],
                                    position * b.step + b.lower, [t], first, loop.location)
+    flat.body.block.erase_op(first)
     outer.parent_block().erase_op(outer)
     return flat

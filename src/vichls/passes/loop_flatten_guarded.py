@@ -126,7 +126,10 @@ def flatten_guarded(outer: affine.ForOp, inner: affine.ForOp) -> affine.ForOp | 
             op.location = outer.location
             body.insert_op_before(op, terminator)
         body.insert_op_before(_guarded_if(last.result, post, outer.location), terminator)
-    first_op = body.first_op
+    # index arithmetic goes in front of an anchor: the first op may be an access that the
+    # replacement rewrites (and erases)
+    first_op = arith.ConstantOp(IntegerAttr(0, IndexType()))
+    body.insert_op_before(first_op, body.first_op)
     replace_induction_variable(
         outer.body.block.args[0],
         (AffineExpr.dimension(0) // n_inner if n_inner > 1 else AffineExpr.dimension(0))
@@ -135,6 +138,7 @@ def flatten_guarded(outer: affine.ForOp, inner: affine.ForOp) -> affine.ForOp | 
     replace_induction_variable(inner.body.block.args[0],
                                place * inner_bounds.step + inner_bounds.lower,
                                [t], first_op, inner.location)
+    body.erase_op(first_op)
     flat.attributes.update(inner.attributes)
     outer.parent_block().insert_op_before(flat, outer)
     outer.parent_block().erase_op(outer)
