@@ -91,6 +91,8 @@ CASES = {
     "local_complete": (local_banks, [("grid", "complete", 1, None),
                                      ("buf", "complete", 0, None)]),
     "fir_complete": (fir, [("taps", "complete", 0, None), ("coef", "cyclic", 1, 8)]),
+    # every dimension of a 2-d parameter: a grid of 2x2 (3x3) banks
+    "gather_params_dim0_cyclic": (gather_scatter, [("A", "cyclic", 0, 2), ("C", "block", 0, 3)]),
 }
 PLAIN = {"dot_plain": dot_unrolled}
 

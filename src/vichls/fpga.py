@@ -324,9 +324,8 @@ def make_report(
 
 
 def sim_partitions(records: dict[str, dict]) -> dict:
-    """The ``Partition`` of each partitioned parameter, for ``vichls.flows.sim``; a
-    dim=0 partition of a 1-d array is its dimension 1 (the simulator's bank model covers
-    one partitioned dimension)."""
+    """The ``Partition`` of each partitioned parameter, for ``vichls.flows.sim`` (dim=0:
+    every dimension; of a 1-d array, its dimension 1)."""
     from vichls.flows.sim_harness import Partition
 
     out = {}
@@ -336,8 +335,7 @@ def sim_partitions(records: dict[str, dict]) -> dict:
         dim = r["dim"]
         if dim == 0 and len(r["shape"]) == 1:
             dim = 1
-        if dim != 0:
-            out[name] = Partition(r["kind"], r["factor"], dim)
+        out[name] = Partition(r["kind"], r["factor"], dim)
     return out
 
 

@@ -125,9 +125,6 @@ class Schedule:
             rank = len(sym.type.shape)
             if not (isinstance(dim, int) and 0 <= dim <= rank):
                 raise self._fail(d, f"dim must be 0 (all) or 1..{rank} for '{name}'")
-            if dim == 0 and sym.kind == "array_param" and rank > 1 and kind != "complete":
-                raise self._fail(d, f"dim=0 partitioning of the {rank}-dimensional parameter "
-                                    f"'{name}' is not supported yet; partition one dimension")
             if kind == "complete" and sym.kind == "array_param":
                 raise self._fail(d, f"'{name}' is a parameter: complete partitioning applies "
                                     "to local arrays only (the caller serves a parameter's ports)")

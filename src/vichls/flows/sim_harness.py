@@ -42,6 +42,7 @@ the signature (the harness connects by name; a missing port fails the build).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass
@@ -62,7 +63,9 @@ class Partition:
     """How an array parameter is split into banks (see hardware-interface.md).
 
     ``kind`` is ``"cyclic"`` or ``"block"``, ``factor`` the number of banks, ``dim`` the
-    partitioned dimension counted from 1, as in ``customize(k).partition`` and Vitis HLS."""
+    partitioned dimension counted from 1, or 0 for every dimension (``factor`` banks along
+    each, numbered row-major over the grid of banks), as in ``customize(k).partition`` and
+    Vitis HLS."""
 
     kind: str
     factor: int
@@ -92,30 +95,39 @@ def banks_of(param: Param, partition: Partition | None, dual: bool) -> list[Bank
     flat = np.arange(param.type.size, dtype=np.int64).reshape(shape)
     if partition is None:
         return [Bank(param.name, param.name, param.type.element, flat.reshape(-1), dual)]
-    kind, factor, dim = partition.kind, partition.factor, partition.dim - 1
+    kind, factor = partition.kind, partition.factor
     if kind not in ("cyclic", "block"):
         raise ValueError(
             f"array {param.name!r}: a parameter can be partitioned cyclic or block, not {kind!r}"
         )
-    if not 0 <= dim < len(shape) or factor < 1:
+    if not 0 <= partition.dim <= len(shape) or factor < 1:
         raise ValueError(
             f"array {param.name!r}: partition {partition} does not fit shape {shape} "
-            f"(dim counts from 1; factor >= 1)"
+            f"(dim counts from 1, 0 for all; factor >= 1)"
         )
-    size = shape[dim]
-    per_bank = math.ceil(size / factor)
-    banks = []
-    for b in range(factor):
+    axes = range(len(shape)) if partition.dim == 0 else [partition.dim - 1]
+
+    def elements(axis: int, b: int) -> list[int]:
+        size = shape[axis]
         if kind == "cyclic":
-            elems = [x for x in range(b, size, factor)]
-        else:
-            elems = [x for x in range(b * per_bank, min(size, (b + 1) * per_bank))]
-        # pad the partitioned dimension to per_bank so every bank has the same shape
-        taken = np.take(flat, elems, axis=dim) if elems else np.empty(0, dtype=flat.dtype)
-        pad = [(0, 0)] * len(shape)
-        pad[dim] = (0, per_bank - len(elems))
-        index = np.pad(taken.reshape([*shape[:dim], len(elems), *shape[dim + 1 :]]), pad, constant_values=-1)
-        banks.append(Bank(param.name, f"{param.name}_{b}", param.type.element, index.reshape(-1), dual))
+            return list(range(b, size, factor))
+        per_bank = math.ceil(size / factor)
+        return list(range(b * per_bank, min(size, (b + 1) * per_bank)))
+
+    banks = []
+    for number, coords in enumerate(itertools.product(range(factor), repeat=len(axes))):
+        index = flat
+        for axis, b in zip(axes, coords):
+            elems = elements(axis, b)
+            per_bank = math.ceil(shape[axis] / factor)
+            # pad the partitioned dimension to per_bank so every bank has the same shape
+            taken = np.take(index, elems, axis=axis) if elems else \
+                np.empty([*index.shape[:axis], 0, *index.shape[axis + 1:]], dtype=flat.dtype)
+            pad = [(0, 0)] * len(shape)
+            pad[axis] = (0, per_bank - len(elems))
+            index = np.pad(taken, pad, constant_values=-1)
+        banks.append(Bank(param.name, f"{param.name}_{number}", param.type.element,
+                          index.reshape(-1), dual))
     return banks
 
 
