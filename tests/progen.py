@@ -3,6 +3,8 @@
 
 from vichls.fuzz.progen import *  # noqa: F401,F403
 from vichls.fuzz.progen import (  # noqa: F401
+    DEFAULT_DIRECTIVES,
+    DIRECTIVE_KINDS,
     MAX_LOOP_WORK,
     MAX_STATEMENTS,
     TOP,

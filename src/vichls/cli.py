@@ -11,6 +11,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -180,8 +181,16 @@ def cmd_compile(args) -> int:
           f"(clock period {args.clock_period:g} ns)")
     print(f"  latency:   {_fmt_latency(r.get('latency', {}))}")
     print("  resources: " + ", ".join(f"{k.upper()} {v}" for k, v in res.items()) + " (estimate)")
+    for loop in r.get("loops", []):
+        if loop.get("pipelined"):
+            trips = loop.get("trip_count")
+            print(f"  pipeline:  loop '{loop['name']}': II={loop['ii']}, depth {loop['depth']} "
+                  f"cycles" + (f", {trips} iterations" if trips is not None else ""))
     for p in written:
         print(f"  wrote {p}")
+    sys.stdout.flush()
+    for warning in r.get("warnings", []):
+        print(f"warning: {warning}", file=sys.stderr)
     return 0
 
 
@@ -203,7 +212,15 @@ class _ReferenceTimeout(Exception):
 
 @contextlib.contextmanager
 def _time_limit(seconds: float):
-    """Interrupt the block after ``seconds`` of wall time (main thread, POSIX)."""
+    """Interrupt the block after ``seconds`` of wall time. A SIGALRM timer works only in the
+    main thread of a POSIX process; elsewhere the block runs unlimited in time (the step
+    limit of the bounded reference still stops it)."""
+    usable = (hasattr(signal, "setitimer") and seconds > 0
+              and threading.current_thread() is threading.main_thread())
+    if not usable:
+        yield
+        return
+
     def expire(signum, frame):
         raise _ReferenceTimeout()
 
@@ -218,6 +235,7 @@ def _time_limit(seconds: float):
 
 def cmd_sim(args) -> int:
     from vichls.flows.sim import SimDesign, build_simulation
+    from vichls.frontend.reference import ReferenceStepLimit, bounded_reference
     from vichls.inputs import copy_args, random_args
     from vichls.results import differences
     from vichls.schedule import build_module
@@ -230,6 +248,7 @@ def cmd_sim(args) -> int:
     _log(f"vichls: compiling {sig.name} for the FPGA")
     design = build_module(loaded.module, "fpga", clock_period_ns=args.clock_period)
     rng = np.random.default_rng(args.seed)
+    reference = bounded_reference(loaded.kernel, args.reference_steps)
     runs = []
     skipped = 0
     for _ in range(args.runs):
@@ -238,16 +257,18 @@ def cmd_sim(args) -> int:
         ref_args = copy_args(inputs)
         try:
             with _time_limit(args.reference_timeout):
-                ret = loaded.kernel.reference()(*ref_args)
+                ret = reference(*ref_args)
         except IndexError:
             skipped += 1  # random data drove an index out of range: outside the kernel's domain
             continue
-        except _ReferenceTimeout:
+        except (_ReferenceTimeout, ReferenceStepLimit) as e:
+            limit = (f"{args.reference_timeout:g} s" if isinstance(e, _ReferenceTimeout)
+                     else f"{args.reference_steps:,} loop iterations")
             raise VichlsError(f"the Python reference of '{sig.name}' did not finish within "
-                              f"{args.reference_timeout:g} s on run {len(runs) + skipped}: the "
-                              "kernel may not terminate for these inputs; define "
-                              "make_inputs(rng) in the kernel file or raise "
-                              "--reference-timeout", args.file) from None
+                              f"{limit} on run {len(runs) + skipped}: the kernel may not "
+                              "terminate for these inputs; define make_inputs(rng) in the "
+                              "kernel file to give inputs it finishes on, or raise "
+                              "--reference-timeout / --reference-steps", args.file) from None
         arrays = {p.name: a for p, a in zip(sig.params, ref_args) if p.is_array}
         runs.append((inputs, (ret, arrays)))
     if not runs:
@@ -255,11 +276,20 @@ def cmd_sim(args) -> int:
                           "of range; define make_inputs(rng) in the kernel file to give "
                           "inputs in the kernel's domain", args.file)
     _log(f"vichls: building the {args.simulator} simulation (cached after the first time)")
-    model = build_simulation([SimDesign(design.verilog, design.signature,
-                                        partitions=design.partitions)],
-                             simulator=args.simulator)
-    _log(f"vichls: running {len(runs)} calls")
-    results = model.run(sig.name, [r[0] for r in runs], max_cycles=args.max_cycles)
+    try:
+        model = build_simulation([SimDesign(design.verilog, design.signature,
+                                            partitions=design.partitions)],
+                                 simulator=args.simulator)
+        _log(f"vichls: running {len(runs)} calls")
+        results = model.run(sig.name, [r[0] for r in runs], max_cycles=args.max_cycles)
+    except VichlsError as e:
+        hint = ""
+        if "max_cycles" in e.message:
+            hint = (f"\n  what to do: if '{sig.name}' really takes more than "
+                    f"{args.max_cycles:,} cycles, raise --max-cycles; otherwise the design "
+                    "never finishes: a bug in vichls, please report it with the kernel file")
+        raise VichlsError(f"simulating '{sig.name}' failed: {e.message}{hint}",
+                          args.file) from None
     mismatches = 0
     cycles = []
     for k, ((inputs, expected), res) in enumerate(zip(runs, results)):
@@ -284,19 +314,55 @@ def cmd_sim(args) -> int:
 def cmd_fuzz(args) -> int:
     from vichls.fuzz.run import run_fuzz
 
-    print(f"vichls fuzz: {args.count} programs from seed {args.seed} ({args.simulator})",
-          flush=True)
+    directives = _directive_kinds(args.directives)
+    where = f"on the Dask cluster at {args.scheduler}" if args.scheduler else "here"
+    print(f"vichls fuzz: {args.count} programs from seed {args.seed} ({args.simulator}, "
+          f"directives: {', '.join(sorted(directives)) or 'none'}, {where})", flush=True)
     t0 = time.perf_counter()
-    checked, findings = run_fuzz(args.count, args.seed, simulator=args.simulator,
-                                 keep=Path(args.keep) if args.keep else None,
-                                 regressions=Path(args.regressions), batch_size=args.batch,
-                                 log=_log)
+    report = run_fuzz(args.count, args.seed, simulator=args.simulator,
+                      keep=Path(args.keep) if args.keep else None,
+                      regressions=Path(args.regressions), batch_size=args.batch,
+                      log=_log, directives=directives, scheduler=args.scheduler)
+    checked, findings = report
     for f in findings:
         print(f"  program seed {f.program_seed}: {f.kind}"
               + (f" (reproducer: {f.path})" if f.path else ""))
-    print(f"vichls fuzz: {checked} programs, {len(findings)} failing (seed {args.seed}, "
-          f"{time.perf_counter() - t0:.0f} s)")
+    rejected = getattr(report, "rejected", {})
+    for program_seed, message in sorted(rejected.items())[:10]:
+        print(f"  program seed {program_seed}: schedule refused (checked without it): "
+              f"{message.splitlines()[0]}")
+    print(f"vichls fuzz: {checked} programs, {len(findings)} failing, {len(rejected)} "
+          f"schedules refused (seed {args.seed}, {time.perf_counter() - t0:.0f} s)")
     return 1 if findings else 0
+
+
+def _directive_kinds(spec: str) -> frozenset[str]:
+    from vichls.fuzz.progen import DIRECTIVE_KINDS
+
+    kinds = frozenset(k.strip() for k in spec.split(",") if k.strip())
+    unknown = sorted(kinds - set(DIRECTIVE_KINDS))
+    if unknown:
+        raise VichlsError(f"--directives: unknown directive kinds {', '.join(unknown)} "
+                          f"(known: {', '.join(DIRECTIVE_KINDS)})")
+    return kinds
+
+
+# -- bench ------------------------------------------------------------------------------------------------
+
+
+def cmd_bench(args) -> int:
+    from vichls.bench import run_command
+
+    return run_command(args)
+
+
+# -- dse ------------------------------------------------------------------------------------------------
+
+
+def cmd_dse(args) -> int:
+    from vichls.dse.command import run_command
+
+    return run_command(args)
 
 
 # -- main --------------------------------------------------------------------------------------------
@@ -342,6 +408,9 @@ def make_parser() -> argparse.ArgumentParser:
                    help="give up on a call after this many cycles (default 10,000,000)")
     s.add_argument("--reference-timeout", type=float, default=60.0, metavar="S",
                    help="give up on a Python reference call after S seconds (default 60)")
+    s.add_argument("--reference-steps", type=int, default=100_000_000, metavar="N",
+                   help="give up on a Python reference call after N loop iterations "
+                        "(default 100,000,000)")
     s.set_defaults(func=cmd_sim)
 
     f = sub.add_parser("fuzz", help="differential fuzzing: random kernels through the Python "
@@ -359,7 +428,78 @@ def make_parser() -> argparse.ArgumentParser:
                    help="where reproducers of failures go (default tests/regressions)")
     f.add_argument("--batch", type=int, default=50,
                    help="programs per simulator build (default 50)")
+    from vichls.fuzz.progen import DEFAULT_DIRECTIVES, DIRECTIVE_KINDS
+
+    default_kinds = ",".join(sorted(DEFAULT_DIRECTIVES))
+    f.add_argument("--directives", metavar="KINDS", default=default_kinds,
+                   help="give programs random schedules of these directive kinds, comma-"
+                        f"separated, from {', '.join(DIRECTIVE_KINDS)} (default: "
+                        f"{default_kinds})")
+    f.add_argument("--no-directives", dest="directives", action="store_const", const="",
+                   help="programs without schedules")
+    f.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the batches as tasks on the Dask cluster at ADDRESS "
+                        "(e.g. tcp://host:8786); failures are shrunk here")
     f.set_defaults(func=cmd_fuzz)
+
+    b = sub.add_parser("bench", help="quality of results of the benchmark suite",
+                       description="Compile, simulate (one build, every result checked bit for "
+                                   "bit against Python), synthesize (Yosys synth_xilinx; "
+                                   "nextpnr-ecp5 fmax) and bound the benchmarks of the suite; "
+                                   "print one table. Exit status 1 when any benchmark fails.")
+    b.add_argument("names", nargs="*", metavar="NAME", help="benchmarks to run (default: all)")
+    b.add_argument("--size", choices=("small", "mini"), default="small")
+    b.add_argument("--directives", choices=("none", "manual", "dse"), default="none",
+                   help="none; manual: each benchmark's own set; dse: vichls dse's choice")
+    b.add_argument("--csv", metavar="FILE", help="also write the table as CSV")
+    b.add_argument("--json", metavar="FILE", help="also write the run as JSON")
+    b.add_argument("--markdown", metavar="FILE", help="also write a results page (Markdown)")
+    b.add_argument("--jobs", type=int, metavar="N",
+                   help="synthesis processes (default: the number of CPUs)")
+    b.add_argument("--no-synth", action="store_true", help="skip Yosys synth_xilinx")
+    b.add_argument("--no-fmax", action="store_true", help="skip the nextpnr-ecp5 fmax run")
+    b.add_argument("--clock-period", type=float, default=10.0, metavar="NS",
+                   help="clock period the designs are scheduled for (default: 10)")
+    b.add_argument("--fmax-target", type=float, metavar="MHZ",
+                   help="nextpnr's target frequency (default: 1000 / clock period)")
+    b.add_argument("--suite-dir", metavar="DIR",
+                   help="the benchmarks/ folder (default: the one of this checkout)")
+    b.add_argument("--quiet", action="store_true", help="no progress output on stderr")
+    b.set_defaults(func=cmd_bench)
+
+    d = sub.add_parser("dse", help="design-space exploration of directives for a kernel",
+                       description="Explore unroll, tile, pipeline and partition directives "
+                                   "for the kernel of FILE with the estimator (bounded "
+                                   "parallelism, then a Pareto-neighbour search), print the "
+                                   "Pareto frontier (latency vs LUT and DSP) and the chosen "
+                                   "schedule as Python, write CSV/JSON/PNG/schedule.py into "
+                                   "DIR, and verify the best points in simulation. Exit "
+                                   "status 1 when a verified point mismatches Python.")
+    d.add_argument("file", metavar="FILE", help="kernel file (.py)")
+    d.add_argument("--kernel", metavar="NAME", help="the kernel to explore (default: the top)")
+    d.add_argument("--budget", metavar="R=N,...",
+                   help="resource budget, e.g. dsp=220,bram18=280,lut=53200 (unnamed "
+                        "resources keep the PYNQ-Z1 xc7z020 figures)")
+    d.add_argument("--scheduler", metavar="ADDRESS",
+                   help="evaluate on the Dask cluster at ADDRESS (e.g. tcp://host:8786)")
+    d.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                   help="local worker processes (default: the number of CPUs)")
+    d.add_argument("--max-points", type=int, default=200, metavar="N",
+                   help="design points to evaluate at most (default 200)")
+    d.add_argument("--max-parallel", type=int, default=64, metavar="N",
+                   help="upper bound on unrolled copies per loop nest (default 64)")
+    d.add_argument("--verify", type=int, default=1, metavar="K",
+                   help="simulate the K best points against Python (default 1; 0: none)")
+    d.add_argument("--runs", type=int, default=3, help="random calls per verified point")
+    d.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    d.add_argument("--clock-period", type=float, default=10.0, metavar="NS")
+    d.add_argument("--point-timeout", type=float, default=60.0, metavar="S",
+                   help="a point taking longer than S seconds to compile is infeasible "
+                        "(default 60; local evaluation only)")
+    d.add_argument("-o", "--output", metavar="DIR",
+                   help="output folder (default: out/dse-<kernel>)")
+    d.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    d.set_defaults(func=cmd_dse)
     return p
 
 

@@ -271,7 +271,11 @@ class SimModel:
                 shutil.copytree(work, Path(keep) / work.name)
             results_path = work / "results.json"
             if not results_path.exists():
-                raise SimError(f"the {self.simulator} simulation did not finish:\n{_tail(log)}")
+                raise SimError(
+                    f"the {self.simulator} simulation of {_design_list(calls_by_name)} stopped "
+                    f"without results (the simulator crashed, or ran longer than "
+                    f"{_WALL_TIMEOUT_S} s); set VICHLS_SIM_KEEP=<folder> to keep the run's "
+                    f"folder and log. The log ends with:\n{_tail(log)}")
             results = json.loads(results_path.read_text())
         if results["fatal"]:
             raise SimError(f"internal error in the simulation testbench:\n{results['fatal']}")
@@ -445,6 +449,19 @@ def read_image(text: str, count: int) -> np.ndarray:
     return np.array(words, dtype=np.uint64)
 
 
+_NO_ICARUS = (
+    "Icarus Verilog is not installed (iverilog and vvp are not on PATH): install it "
+    "(e.g. apt-get install iverilog) or use the Verilator simulator (vichls sim --simulator "
+    "verilator; simulator='verilator' in Python), which comes with vichls"
+)
+
+
+def _design_list(names) -> str:
+    names = list(names)
+    shown = ", ".join(map(repr, names[:5])) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return f"design{'s' if len(names) > 1 else ''} {shown}"
+
+
 def _tail(text: str, lines: int = 40) -> str:
     return "\n".join(text.splitlines()[-lines:])
 
@@ -507,7 +524,7 @@ def _runner(simulator: str):
         return VerilatorFromWheel()
     if simulator == "icarus":
         if not icarus_available():
-            raise ToolError("simulator='icarus' needs iverilog and vvp on PATH (check icarus_available())")
+            raise ToolError(_NO_ICARUS)
         return IcarusRunner()
     raise ValueError(f"unknown simulator {simulator!r}: use 'verilator' or 'icarus'")
 
@@ -566,6 +583,8 @@ def build_simulation(
     if simulator == "verilator":
         version = verilator_version()
     elif simulator == "icarus":
+        if not icarus_available():
+            raise ToolError(f"cannot simulate {_design_list(names)}: {_NO_ICARUS}")
         version = icarus_version()
     else:
         raise ValueError(f"unknown simulator {simulator!r}: use 'verilator' or 'icarus'")
@@ -589,7 +608,17 @@ def build_simulation(
             return model
         staging = Path(tempfile.mkdtemp(prefix=f"sim-{simulator}-{key}.tmp-", dir=root))
         try:
-            model.build_seconds = _build(files, staging, simulator, dict(zip(prefixes, names)), waves)
+            try:
+                model.build_seconds = _build(files, staging, simulator, dict(zip(prefixes, names)), waves)
+            except SimError as e:
+                # keep the whole build log beside the cache: the staging folder goes away
+                log = staging / "build.log"
+                kept = root / f"sim-{simulator}-{key}.failed.log"
+                if log.exists():
+                    shutil.copyfile(log, kept)
+                    e.message += f"\n(the whole build log: {kept})"
+                    e.args = (e.message,)
+                raise
             _prune(staging)
             (staging / "BUILT").write_text(json.dumps({"designs": names, "seconds": model.build_seconds}))
             if final.exists():  # left without BUILT (e.g. emptied by hand): replace it
@@ -640,8 +669,14 @@ def _build(
         log = log_file.read_text(errors="replace") if log_file.exists() else str(e)
         # name the designs whose files the messages mention (dN.v holds design N)
         culprits = sorted({design_of[p] for p in re.findall(r"\b(d\d+)\.v\b", log) if p in design_of})
-        where = f" in design {', '.join(map(repr, culprits))}" if culprits else ""
-        raise SimError(f"the {simulator} build of the simulation failed{where}:\n{_tail(log)}") from None
+        where = (f" in design {', '.join(map(repr, culprits))}" if culprits
+                 else f" (designs {', '.join(map(repr, design_of.values()))})")
+        raise SimError(
+            f"the {simulator} build of the simulation failed{where}: its Verilog does not "
+            f"compile. Verilog that vichls generated should always compile: report this "
+            f"with the kernel file; for hand-written Verilog, fix the errors below. The "
+            f"build log ends with:\n{_tail(log)}"
+        ) from None
     return time.perf_counter() - start
 
 

@@ -7,14 +7,34 @@ through small helpers that implement the contract's rules (floor division, divis
 zero, shift amounts at or above the width), and every array access checks its bounds so
 that an out-of-range index raises ``IndexError`` (negative indices included, which numpy
 would otherwise wrap).
+
+``bounded_reference(kernel, max_steps)`` is the same function with a budget of loop
+iterations (every iteration of every ``for`` and ``while``, callees included), for callers
+that must not hang on a kernel that never terminates (``vichls sim``, ``vichls fuzz``): it
+raises ``ReferenceStepLimit`` when the budget runs out. Counting iterations rather than
+seconds makes the limit deterministic and lets it work in any thread (a signal-based time
+limit only works in the main thread); the language has no recursion, so every
+non-terminating run iterates some loop for ever.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from vichls.errors import VichlsError
 from vichls.frontend import tree as T
 from vichls.types import ArrayType, ScalarType
+
+
+class ReferenceStepLimit(VichlsError):
+    """A bounded reference ran more loop iterations than its budget allows."""
+
+    def __init__(self, kernel_name: str, max_steps: int):
+        super().__init__(f"the Python reference of '{kernel_name}' did not finish within "
+                         f"{max_steps:,} loop iterations: the kernel may not terminate on "
+                         "these inputs")
+        self.kernel_name = kernel_name
+        self.max_steps = max_steps
 
 
 def _wrap(code: str, t: ScalarType) -> str:
@@ -77,10 +97,11 @@ _ARITH = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^"}
 
 
 class _Gen:
-    def __init__(self, kt: T.KernelTree):
+    def __init__(self, kt: T.KernelTree, count_steps: bool = False):
         self.kt = kt
         self.lines: list[str] = []
         self.callees: dict[str, object] = {}
+        self.count_steps = count_steps  # spend one unit of the budget ``_b`` per iteration
 
     def callee_name(self, k) -> str:
         name = f"_k_{k.name}"
@@ -151,6 +172,12 @@ class _Gen:
         for s in stmts:
             self.stmt(s, depth)
 
+    def loop_body(self, stmts: list[T.Stmt], depth: int) -> None:
+        if self.count_steps:
+            self.emit(depth, "_b[0] -= 1")
+            self.emit(depth, "if _b[0] < 0: _out_of_steps()")
+        self.block(stmts, depth)
+
     def stmt(self, s: T.Stmt, depth: int) -> None:
         if isinstance(s, T.Assign):
             self.emit(depth, f"{s.sym.uid} = {self.expr(s.value)}")
@@ -165,10 +192,10 @@ class _Gen:
         elif isinstance(s, T.For):
             self.emit(depth, f"for {s.var.uid} in range({self.expr(s.start)}, "
                              f"{self.expr(s.stop)}, {s.step}):")
-            self.block(s.body, depth + 1)
+            self.loop_body(s.body, depth + 1)
         elif isinstance(s, T.While):
             self.emit(depth, f"while {self.expr(s.cond)}:")
-            self.block(s.body, depth + 1)
+            self.loop_body(s.body, depth + 1)
         elif isinstance(s, T.If):
             self.emit(depth, f"if {self.expr(s.cond)}:")
             self.block(s.then, depth + 1)
@@ -211,4 +238,40 @@ def build_reference(kernel):
     exec(compile(src, filename, "exec"), namespace)
     fn = namespace[kernel.tree().name]
     fn.__vichls_source__ = src
+    return fn
+
+
+def bounded_reference(kernel, max_steps: int):
+    """The reference of ``kernel`` with a budget of ``max_steps`` loop iterations per call
+    (callees included): a call that needs more raises ``ReferenceStepLimit``. Otherwise it
+    computes exactly what ``kernel.reference()`` computes."""
+    if max_steps < 0:
+        raise ValueError("max_steps must be non-negative")
+    budget = [0]
+    top = _bounded(kernel, budget, kernel.name, max_steps, {})
+
+    def call(*args):
+        budget[0] = max_steps
+        return top(*args)
+
+    call.__name__ = kernel.name
+    return call
+
+
+def _bounded(kernel, budget: list, top_name: str, max_steps: int, built: dict):
+    """The counting reference function of ``kernel`` and its callees, all spending
+    ``budget``; ``built`` shares callees called from several places."""
+    if kernel.name in built:
+        return built[kernel.name]
+    gen = _Gen(kernel.tree(), count_steps=True)
+    src = gen.function()
+
+    def out_of_steps():
+        raise ReferenceStepLimit(top_name, max_steps)
+
+    namespace = dict(_HELPERS, _b=budget, _out_of_steps=out_of_steps)
+    for name, k in gen.callees.items():
+        namespace[name] = _bounded(k, budget, top_name, max_steps, built)
+    exec(compile(src, f"<vichls bounded reference of {kernel.name}>", "exec"), namespace)
+    fn = built[kernel.name] = namespace[kernel.tree().name]
     return fn

@@ -17,6 +17,19 @@ program does at most a few thousand operations. ``make_args(seed)`` builds match
 arguments (edge values mixed with random ones); ``build_program(seed)`` gives both plus the
 parameter list. The same seed always gives the same program and arguments.
 
+Directives: ``build_program(seed, directives=kinds)`` also writes (usually) a schedule of
+1 to 4 random directives of those kinds after the kernels (``s = vichls.customize(top)``,
+``s.unroll('i3', factor=2)``, ...), so that a program file carries its schedule wherever it
+goes (replay, ``vichls sim``). They are valid by construction, from what the generator knows
+of each loop it wrote: unroll, tile and pipeline only name ascending constant-range loops of
+the top kernel without a break/continue of their own or a return inside (the loops that
+become ``affine.for``); reorder and flatten only name the perfect nests written for them
+(``band_statement``: every store at exactly the loop variables' element, no array read that
+the nest writes, no conditional expression, so any order gives the same result, keeping
+the order of the loops no index uses); partition stays within the array's shape, complete
+partitioning on local arrays only. With directives the program text itself differs from
+the one of the same seed without (the nests for reorder and flatten are drawn too).
+
 It lives in the package (not only in tests/) so that ``vichls fuzz`` can use it; tests/progen.py
 re-exports it for the test suite.
 """
@@ -64,6 +77,12 @@ MAX_STATEMENTS = 28
 TOP = "top"
 
 
+DIRECTIVE_KINDS = ("unroll", "tile", "reorder", "flatten", "partition", "pipeline", "dataflow")
+# What ``vichls fuzz`` draws by default: dataflow joins once the back end implements it
+# (today it is refused at build time with a DirectiveError).
+DEFAULT_DIRECTIVES = frozenset({"unroll", "tile", "reorder", "flatten", "partition", "pipeline"})
+
+
 @dataclass
 class GeneratedProgram:
     seed: int
@@ -71,6 +90,24 @@ class GeneratedProgram:
     top: str
     params: list[tuple[str, ScalarType | ArrayType]]
     kernels: list[str]
+    directives: list[str] = field(default_factory=list)  # the schedule's calls, as spelled
+
+
+@dataclass
+class _ForLoop:
+    """What the generator knows of one ``for`` loop of the top kernel, to direct it."""
+
+    name: str
+    trips: int | None  # None: bounds that are not constants (no loop directive applies)
+    exits: bool = False  # break/continue of its own, or a return inside: a while loop in IR
+    inner: bool = True  # no loop nested inside it
+    band: tuple[str, ...] | None = None  # the perfect band it heads (outermost first)
+    band_unused: tuple[str, ...] = ()  # band loops no array index uses: keep their order
+
+    @property
+    def directable(self) -> bool:
+        """An affine.for with constant bounds in the IR: unroll and tile apply."""
+        return self.trips is not None and not self.exits
 
 
 @dataclass
@@ -87,19 +124,26 @@ class _Scope:
     loops: list[_LoopVar] = field(default_factory=list)
     in_loop: bool = False
     work: int = 1  # product of enclosing trip-count bounds
+    # enclosing loops of the top kernel, innermost last (None for a while loop)
+    enclosing: list[_ForLoop | None] = field(default_factory=list)
 
     def child(self) -> "_Scope":
-        return _Scope(dict(self.scalars), dict(self.arrays), list(self.loops), self.in_loop, self.work)
+        return _Scope(dict(self.scalars), dict(self.arrays), list(self.loops), self.in_loop,
+                      self.work, list(self.enclosing))
 
 
 class _Generator:
     """Builds one program; all randomness comes from ``self.rng``."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, directives: frozenset[str] = frozenset()):
         self.rng = random.Random(seed)
         self.counter = 0
         self.statements = 0
         self.is_top = False
+        self.directives = directives
+        self.straight = False  # no conditional evaluation (it would write a temporary)
+        self.top_loops: list[_ForLoop] = []  # every for loop of the top kernel
+        self.top_local_arrays: dict[str, ArrayType] = {}
 
     # -- names and literals ------------------------------------------------------------
     def fresh(self, prefix: str) -> str:
@@ -177,7 +221,7 @@ class _Generator:
             return self.leaf(s)
         kind = self.rng.choices(
             ["binary", "literal_binary", "unary", "compare", "cast", "select", "minmax", "abs"],
-            weights=[6, 3, 1, 1, 2, 1, 1, 1],
+            weights=[6, 3, 1, 1, 2, 0 if self.straight else 1, 1, 1],
         )[0]
         if kind == "binary":
             op = self.rng.choice(BINARY_OPS)
@@ -220,7 +264,9 @@ class _Generator:
     def compare(self, s: _Scope, depth: int) -> str:
         a, ta = self.expr(s, depth - 1)
         parts = [a]
-        for _ in range(self.rng.choice([1, 1, 1, 2])):
+        # a chain (a < b < c) evaluates its rest only where the first holds: conditional
+        # evaluation, which straight code avoids
+        for _ in range(1 if self.straight else self.rng.choice([1, 1, 1, 2])):
             if self.rng.random() < 0.3:
                 parts.append(self.literal(ta))
             else:
@@ -271,6 +317,9 @@ class _Generator:
             if self.is_top:
                 kinds.append("return")
                 weights.append(1)
+        if self.directives and self.is_top and s.arrays:
+            kinds.append("band")  # a perfect nest that reorder and flatten can work on
+            weights.append(3)
         kind = self.rng.choices(kinds, weights=weights)[0]
         # locals and scalar parameters may be assigned (never loop variables or counters)
         locals_ = [n for n in s.scalars if n[0] in "vsy"]
@@ -304,8 +353,15 @@ class _Generator:
             return self.for_statement(s, indent)
         if kind == "while":
             return self.while_statement(s, indent)
+        if kind == "band":
+            return self.band_statement(s, indent)
         if kind in ("break", "continue"):
+            if s.enclosing and s.enclosing[-1] is not None:
+                s.enclosing[-1].exits = True  # the front end makes that loop a while loop
             return [f"{pad}if {self.cond(s, 1)}:", f"{pad}    {kind}"]
+        for loop in s.enclosing:
+            if loop is not None:
+                loop.exits = True
         return [f"{pad}if {self.cond(s, 1)}:", f"{pad}    return {self.expr(s)[0]}"]
 
     def aug_rhs(self, s: _Scope, target: ScalarType) -> str:
@@ -362,7 +418,83 @@ class _Generator:
         body.loops.append(var)
         body.in_loop = True
         body.work = s.work * trips
+        # only ascending constant ranges become affine.for (a negative step gives scf.for)
+        body.enclosing.append(self.record_loop(s, name, trips if form <= 1 else None))
         return [f"{pad}for {name} in {header}:"] + self.block(body, indent + 1, self.rng.randint(1, 4))
+
+    def record_loop(self, s: _Scope, name: str, trips: int | None) -> _ForLoop | None:
+        """Note a for loop of the top kernel (the loops directives may name)."""
+        if not self.is_top:
+            return None
+        loop = _ForLoop(name, trips)
+        for outer in s.enclosing:
+            if outer is not None:
+                outer.inner = False
+        self.top_loops.append(loop)
+        return loop
+
+    def band_statement(self, s: _Scope, indent: int) -> list[str]:
+        """A perfect nest of 2 or 3 counted loops whose body stores to arrays at exactly the
+        loop variables' element (``A[i, j] op= e`` with ``e`` reading no array stored in the
+        band), so that reorder is legal for any order of the loops and flatten applies."""
+        pad = "    " * indent
+        targets = self.rng.sample(sorted(s.arrays), k=min(len(s.arrays),
+                                                          self.rng.choice([1, 1, 2])))
+        shape = s.arrays[targets[0]].shape
+        targets = [t for t in targets if s.arrays[t].shape == shape]
+        depth = max(len(shape), 2) + (1 if self.rng.random() < 0.25 else 0)
+        names = [self.fresh("i") for _ in range(depth)]
+        # loop k indexes dimension dim_of[k] (the first len(shape) loops, in a random order);
+        # the other loops only repeat the update
+        dim_of = list(range(len(shape)))
+        self.rng.shuffle(dim_of)
+        trips = []
+        for k in range(depth):
+            limit = shape[dim_of[k]] if k < len(shape) else 3
+            # (work is 0 inside a loop that never runs: an empty triangular range)
+            room = MAX_LOOP_WORK // (max(1, s.work) * _product(trips) * 2 ** (depth - k - 1))
+            trips.append(self.rng.randint(1, max(1, min(limit, room))))
+        if s.work * _product(trips) > MAX_LOOP_WORK:
+            return self.filler(s, indent)
+        loop_of_dim = {d: k for k, d in enumerate(dim_of)}
+        body = s.child()
+        body.in_loop = True
+        body.work = s.work * _product(trips)
+        for n, t in zip(names, trips):
+            body.loops.append(_LoopVar(n, 0, t))
+        outer_loops = []
+        for n, t in zip(names, trips):
+            loop = self.record_loop(body, n, t)
+            outer_loops.append(loop)
+            body.enclosing.append(loop)
+        readable = body.child()
+        for t in targets:
+            readable.arrays.pop(t)
+        # a conditional expression that loads becomes an scf.if writing a temporary, which
+        # reorder must refuse: the band's expressions have none
+        self.straight = True
+        lines = [f"{pad}{'    ' * k}for {n} in range({t}):" for k, (n, t) in
+                 enumerate(zip(names, trips))]
+        inner_pad = pad + "    " * depth
+        for t in targets:
+            index = ", ".join(names[loop_of_dim[d]] for d in range(len(shape)))
+            element = s.arrays[t].element
+            if readable.scalars or readable.arrays or readable.loops:
+                e = self.expr(readable)[0]
+            else:
+                e = self.literal(element)
+            if self.rng.random() < 0.5:
+                lines.append(f"{inner_pad}{t}[{index}] {self.aug_rhs(readable, element)}")
+            elif self.rng.random() < 0.5:
+                lines.append(f"{inner_pad}{t}[{index}] = ({t}[{index}] "
+                             f"{self.rng.choice(BINARY_OPS[:3] + BINARY_OPS[5:8])} {e})")
+            else:
+                lines.append(f"{inner_pad}{t}[{index}] = {e}")
+        self.straight = False
+        if outer_loops[0] is not None:
+            outer_loops[0].band = tuple(names)
+            outer_loops[0].band_unused = tuple(names[len(shape):])
+        return lines
 
     def while_statement(self, s: _Scope, indent: int) -> list[str]:
         pad = "    " * indent
@@ -377,6 +509,10 @@ class _Generator:
         body.in_loop = True
         body.work = s.work * bound
         body.loops.append(_LoopVar(counter, 1, bound + 1))  # readable as a value in the body
+        for outer in s.enclosing:
+            if outer is not None:
+                outer.inner = False  # not a candidate for pipelining: it holds a loop
+        body.enclosing.append(None)  # a break in the body leaves the while loop
         lines = [f"{pad}{counter}: int32 = 0", f"{pad}while {cond}:", f"{pad}    {counter} += 1"]
         return lines + self.block(body, indent + 1, self.rng.randint(1, 3))
 
@@ -405,6 +541,8 @@ class _Generator:
             t = ArrayType(self.pick_type(), (self.rng.choice(SIZES),))
             lines.append(f"    {buf}: {_spell(t)} = {self.literal(t.element)}")
             s.arrays[buf] = t
+            if self.is_top:
+                self.top_local_arrays[buf] = t
         params_only = s.child()  # call arguments may only use what exists everywhere
         body = self.block(s, 1, self.rng.randint(3, 7))
         if callee is not None:
@@ -431,15 +569,31 @@ class _Generator:
         return lines
 
 
+def _product(values) -> int:
+    out = 1
+    for v in values:
+        out *= v
+    return out
+
+
 def _spell(t) -> str:
     if isinstance(t, ArrayType):
         return f"{type_name(t.element)}[{', '.join(map(str, t.shape))}]"
     return type_name(t)
 
 
-def build_program(seed: int) -> GeneratedProgram:
-    """The program of ``seed``: source text, top name and parameters."""
-    g = _Generator(seed)
+def build_program(seed: int, directives=None) -> GeneratedProgram:
+    """The program of ``seed``: source text, top name, parameters and, given ``directives``
+    (a collection of DIRECTIVE_KINDS), usually a schedule of random valid directives of
+    those kinds, written at the end of the source as ``s = vichls.customize(top)`` and
+    ``s.<directive>(...)`` lines. Without ``directives`` the program is the one earlier
+    versions gave for the seed."""
+    kinds = frozenset(directives or ())
+    unknown = kinds - set(DIRECTIVE_KINDS)
+    if unknown:
+        raise ValueError(f"unknown directive kinds {sorted(unknown)} "
+                         f"(known: {', '.join(DIRECTIVE_KINDS)})")
+    g = _Generator(seed, kinds)
     arrays = [(f"A{k}", g.array_type()) for k in range(g.rng.randint(1, 3))]
     scalars = [(f"s{k}", g.pick_type()) for k in range(g.rng.randint(1, 3))]
     params = arrays + scalars
@@ -451,6 +605,8 @@ def build_program(seed: int) -> GeneratedProgram:
         "uint32, uint64, uint_",
         "",
     ]
+    if kinds:
+        header[3:3] = ["import vichls"]
     kernels = []
     callee = None
     if g.rng.random() < 0.4:
@@ -461,12 +617,100 @@ def build_program(seed: int) -> GeneratedProgram:
         kernels.append("helper")
     header += [""] + g.kernel(TOP, params, ret, callee)
     kernels.append(TOP)
-    return GeneratedProgram(seed, "\n".join(header) + "\n", TOP, params, kernels)
+    calls = _draw_schedule(g, dict(arrays)) if kinds and g.rng.random() < 0.85 else []
+    if calls:
+        header += ["", "", f"s = vichls.customize({TOP})"] + [f"s.{c}" for c in calls]
+    return GeneratedProgram(seed, "\n".join(header) + "\n", TOP, params, kernels, calls)
 
 
-def generate_program(seed: int) -> str:
+def _draw_schedule(g: _Generator, param_arrays: dict[str, ArrayType]) -> list[str]:
+    """1 to 4 directives of the allowed kinds, valid by construction: loop directives only
+    on counted loops with constant bounds and no exits of their own (affine.for in the IR),
+    reorder and flatten only on the perfect bands of ``band_statement``, no loop directed
+    twice (but a tile's new loops may be unrolled), partitions within the array's shape
+    (complete ones on local arrays only)."""
+    rng = g.rng
+    loops = [lp for lp in g.top_loops if lp.directable]
+    by_name = {lp.name: lp for lp in loops}
+    used: set[str] = set()
+    partitioned: set[str] = set()
+    calls: list[str] = []
+    want = rng.choice([1, 1, 2, 2, 3, 4])
+    kinds = sorted(g.directives)
+    for _ in range(4 * want):
+        if len(calls) >= want:
+            break
+        kind = rng.choice(kinds)
+        free = [lp for lp in loops if lp.name not in used]
+        if kind == "unroll" and free:
+            lp = rng.choice(free)
+            used.add(lp.name)
+            factor = None if rng.random() < 0.4 else rng.randint(2, 4)
+            calls.append(f"unroll({lp.name!r})" if factor is None
+                         else f"unroll({lp.name!r}, factor={factor})")
+        elif kind == "tile" and free:
+            lp = rng.choice(free)
+            used.add(lp.name)
+            calls.append(f"tile({lp.name!r}, {rng.randint(2, 4)})")
+            follow = rng.random()
+            if follow < 0.3:
+                calls.append(f"unroll('{lp.name}.inner')")
+            elif follow < 0.45:
+                calls.append(f"unroll('{lp.name}.outer', factor=2)")
+        elif kind in ("reorder", "flatten"):
+            heads = [lp for lp in loops if lp.band
+                     and not used & set(lp.band) and all(n in by_name for n in lp.band)]
+            if not heads:
+                continue
+            head = rng.choice(heads)
+            band = list(head.band)
+            if kind == "reorder":
+                # iterations that update the same elements differ only in the unused loops,
+                # so those keep their relative order
+                order = band[:]
+                while order == band or [n for n in order if n in head.band_unused] != list(
+                        head.band_unused):
+                    rng.shuffle(order)
+                used.update(band)
+                calls.append(f"reorder({', '.join(map(repr, order))})")
+            else:
+                lo = rng.randrange(len(band) - 1)
+                hi = rng.randint(lo + 2, len(band))
+                used.update(band[lo:hi])
+                calls.append(f"flatten({', '.join(map(repr, band[lo:hi]))})")
+        elif kind == "pipeline":
+            inner = [lp for lp in free if lp.inner]
+            if inner:
+                lp = rng.choice(inner)
+                used.add(lp.name)
+                calls.append(f"pipeline({lp.name!r}, ii={rng.choice([1, 1, 2, 3])})")
+        elif kind == "dataflow" and "dataflow()" not in calls:
+            calls.append("dataflow()")  # the whole top kernel as a dataflow region
+        elif kind == "partition":
+            arrays = {**param_arrays, **g.top_local_arrays}
+            names = [n for n in sorted(arrays) if n not in partitioned]
+            if not names:
+                continue
+            name = rng.choice(names)
+            partitioned.add(name)
+            shape = arrays[name].shape
+            local = name in g.top_local_arrays
+            part_kind = rng.choice(["cyclic", "block", "complete"] if local else
+                                   ["cyclic", "block"])
+            dims = list(range(0 if (local or len(shape) == 1) else 1, len(shape) + 1))
+            dim = rng.choice(dims)
+            if part_kind == "complete":
+                calls.append(f"partition({name!r}, dim={dim}, kind='complete')")
+                continue
+            size = min(shape) if dim == 0 else shape[dim - 1]
+            factor = rng.randint(1, size)
+            calls.append(f"partition({name!r}, dim={dim}, factor={factor}, kind={part_kind!r})")
+    return calls
+
+
+def generate_program(seed: int, directives=None) -> str:
     """Python source of a module holding the random kernels of ``seed`` (top: ``top``)."""
-    return build_program(seed).source
+    return build_program(seed, directives).source
 
 
 def make_args(seed: int) -> tuple:
@@ -484,11 +728,12 @@ def args_for(param_types, seed: int) -> tuple:
     )
 
 
-def load_program(seed: int, directory: Path):
+def load_program(seed: int, directory: Path, directives=None):
     """Write the program of ``seed`` to ``directory`` and import it (the front end reads
-    kernel source from files); returns the module, whose ``top`` is the top kernel."""
-    path = Path(directory) / f"progen_{seed}.py"
-    path.write_text(generate_program(seed))
+    kernel source from files); returns the module, whose ``top`` is the top kernel and,
+    when the program has directives, ``s`` its schedule."""
+    path = Path(directory) / f"progen_{seed}{'_d' if directives else ''}.py"
+    path.write_text(generate_program(seed, directives))
     module_name = f"progen_{seed}_{abs(hash(str(path)))}"
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)

@@ -1,54 +1,59 @@
 """Differential fuzzing: random programs through the Python reference, the CPU and the RTL.
 
 ``run_fuzz`` draws ``count`` program seeds from ``seed``, generates each program
-(``vichls.fuzz.progen``), and checks batches of them: the golden reference (the Python
-meaning), the CPU build (LLVM) and the RTL (one simulator build per batch, every design in
-it) must agree bit for bit on the return value and every array. A program that disagrees, or
-that makes a stage crash, is shrunk by delta debugging over its source (delete a statement,
-keep only one branch of an ``if``, replace an expression by one of its operands) to a smaller
-program that still fails the same way, and written as a reproducer file into the regressions
-folder: the program, followed by ``ARGS_SEED = <program seed>`` from which ``args_for`` redraws
-its arguments (shrinking never changes the parameters). ``replay`` checks such files.
+(``vichls.fuzz.progen``, by default with a random schedule of valid directives written into
+the program as ``s = vichls.customize(top)`` / ``s.unroll(...)`` lines), and checks batches
+of them: the golden reference (the Python meaning of the kernel, which directives never
+change), the CPU build and the RTL of the scheduled module (one simulator build per batch,
+every design in it) must agree bit for bit on the return value and every array. A program
+that disagrees, or that makes a stage crash, is shrunk by delta debugging over its source
+(delete a statement or a directive, keep only one branch of an ``if``, replace an expression
+by one of its operands) to a smaller program that still fails the same way, and written as a
+reproducer file into the regressions folder: the program with its schedule, followed by
+``ARGS_SEED = <program seed>`` from which ``args_for`` redraws its arguments (shrinking never
+changes the parameters). ``replay`` checks such files. Given a Dask scheduler address, the
+batches run as Dask tasks (one task, one simulator build per batch) and failures are shrunk
+here.
+
+A schedule the compiler refuses (DirectiveError) is not a failure: the generator means its
+directives to be valid, so the program counts as *rejected*, is still checked without its
+schedule, and the run reports how many were rejected and why.
 
 Assumptions: the generator's programs are valid (an exception from the front end's checker on
 one is reported as a failure, not shrunk); the reference of a shrunk candidate may loop for
-ever (a deleted loop counter increment), so candidates run under a line budget and are
-discarded when they exceed it, or raise, or no longer pass the front end's checks. The CPU
-build runs in this process, so a CPU build that loops for ever on a terminating program would
-hang the fuzzer; the simulation is bounded by ``max_cycles``.
+ever (a deleted loop counter increment), so references run under a budget of loop iterations
+and candidates are discarded when they exceed it, or raise, or no longer pass the front end's
+checks. The CPU build runs in this process, so a CPU build that loops for ever on a
+terminating program would hang the fuzzer; the simulation is bounded by ``max_cycles``.
 """
 
 from __future__ import annotations
 
 import ast
 import random
-import sys
+import re
 import tempfile
 import traceback
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
-
-from vichls.errors import VichlsError
-from vichls.fuzz.progen import args_for, build_program
+from vichls.errors import DirectiveError, VichlsError
+from vichls.fuzz.progen import DEFAULT_DIRECTIVES, args_for, build_program
 from vichls.inputs import copy_args
 from vichls.results import differences, results_of
 from vichls.signature import check_call_args
 
-REFERENCE_LINE_BUDGET = 200_000  # line events of the reference before a candidate is dropped
+REFERENCE_STEPS = 1_000_000  # loop iterations of a reference before a program is dropped
 MAX_CYCLES = 2_000_000
 SHRINK_ROUNDS = 12
 SHRINK_CANDIDATES = 80  # per round: one simulator build checks them all
 
 # Failure kinds in the order a program is blamed by: the first one it shows is its "way of
 # failing", which a shrunk program must still show.
-STAGES = ("check", "front end", "cpu crash", "cpu mismatch", "fpga crash", "sim error",
+STAGES = ("check", "front end", "directives", "cpu crash", "cpu mismatch", "fpga crash", "sim error",
           "rtl mismatch")
-
-
-class _TooLong(Exception):
-    pass
 
 
 @dataclass
@@ -59,6 +64,7 @@ class Verdict:
     invalid: str | None = None
     kinds: list[str] = field(default_factory=list)  # "stage" or "stage: ExceptionType"
     details: list[str] = field(default_factory=list)
+    rejected: str | None = None  # the compiler refused the schedule (checked without it)
 
     @property
     def ok(self) -> bool:
@@ -94,42 +100,31 @@ class Finding:
 # -- running one batch ------------------------------------------------------------------------
 
 
-def _reference_bounded(kernel, args):
-    """Run the golden reference, giving up (``_TooLong``) after a budget of line events."""
-    count = 0
-
-    def tracer(frame, event, arg):
-        nonlocal count
-        if not frame.f_code.co_filename.startswith("<vichls reference"):
-            return None
-        if event == "line":
-            count += 1
-            if count > REFERENCE_LINE_BUDGET:
-                raise _TooLong
-        return tracer
-
-    old = sys.gettrace()
-    sys.settrace(tracer)
-    try:
-        return kernel(*args)
-    finally:
-        sys.settrace(old)
-
-
 def _exc(e: BaseException) -> str:
     tb = "".join(traceback.format_tb(e.__traceback__)[-2:])
     return f"{type(e).__name__}: {e}\n{tb}".rstrip()
 
 
+def _schedule_of(namespace: dict, kernel):
+    """The module-level schedule of ``kernel`` in a program's namespace, if any."""
+    from vichls.schedule import Schedule
+
+    return next((v for v in namespace.values()
+                 if isinstance(v, Schedule) and v.kernel is kernel), None)
+
+
 def check_programs(programs: list[Program], workdir: Path, simulator: str = "verilator",
                    candidates: bool = False, rtl: bool = True) -> dict[str, Verdict]:
     """Check every program: reference ≡ CPU ≡ RTL on its arguments, RTL for all of them in
-    one simulator build. With ``candidates``, a program that fails the front end's checks or
-    whose reference raises or runs too long is ``invalid`` (a shrinking step gone too far)."""
+    one simulator build; a program's schedule (a module-level ``vichls.customize``) shapes
+    the module both back ends compile. With ``candidates``, a program that fails the front
+    end's checks, whose schedule is refused, or whose reference raises or runs too long is
+    ``invalid`` (a shrinking step gone too far)."""
     from vichls.cpu import compile_cpu
-    from vichls.flows.sim import SimDesign, build_simulation
+    from vichls.flows.sim import SimDesign
     from vichls.fpga import compile_fpga
     from vichls.frontend.kernel import load_file
+    from vichls.frontend.reference import bounded_reference
 
     verdicts: dict[str, Verdict] = {}
     designs, calls, expected = [], {}, {}
@@ -138,32 +133,51 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
         path = Path(workdir) / f"{prog.name}.py"
         path.write_text(prog.source)
         try:
-            kernel = load_file(str(path))["top"]
+            with warnings.catch_warnings():  # a shrinking edit may leave e.g. ``3(x)``
+                warnings.simplefilter("ignore", SyntaxWarning)
+                namespace = load_file(str(path))
+            kernel = namespace["top"]
             sig = kernel.signature
             args = tuple(check_call_args(sig, args_for([p.type for p in sig.params],
                                                        prog.args_seed)))
         except Exception as e:  # noqa: BLE001 - the checker refused the program
             if candidates:
                 v.invalid = f"check: {e}"
+            elif isinstance(e, DirectiveError):
+                v.rejected = str(e)
             else:
                 v.fail(f"check: {type(e).__name__}", _exc(e))
             continue
         work = copy_args(args)
         try:
-            want = results_of(sig, work, _reference_bounded(kernel, work))
+            want = results_of(sig, work, bounded_reference(kernel, REFERENCE_STEPS)(*work))
         except Exception as e:  # noqa: BLE001 - outside the program's domain
             v.invalid = f"reference: {type(e).__name__}"
             continue
+        schedule = _schedule_of(namespace, kernel)
+        make_module = kernel.module if schedule is None else schedule.module
         try:
-            module = kernel.module()
+            module = make_module()
+        except DirectiveError as e:
+            if candidates:
+                v.invalid = f"directives: {e}"
+                continue
+            v.rejected = str(e)
+            make_module = kernel.module
+            try:
+                module = make_module()
+            except Exception as e2:  # noqa: BLE001
+                v.fail(f"front end: {type(e2).__name__}", _exc(e2))
+                continue
         except VichlsError as e:
             if candidates:
                 v.invalid = f"front end: {e}"
             else:
                 v.fail("front end: VichlsError", _exc(e))
             continue
-        except Exception as e:  # noqa: BLE001
-            v.fail(f"front end: {type(e).__name__}", _exc(e))
+        except Exception as e:  # noqa: BLE001 - a crash of the front end or a directive pass
+            stage = "front end" if schedule is None else "directives"
+            v.fail(f"{stage}: {type(e).__name__}", _exc(e))
             continue
         try:
             cpu = compile_cpu(module)
@@ -177,19 +191,16 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
         if not rtl:
             continue
         try:
-            module = kernel.module()  # a fresh module: the CPU lowering may have changed it
+            module = make_module()  # a fresh module: the CPU lowering may have changed it
             design = compile_fpga(module)
-            designs.append(SimDesign(design.verilog, design.signature, name=prog.name))
+            designs.append(SimDesign(design.verilog, design.signature, name=prog.name,
+                                     partitions=design.partitions))
             calls[prog.name] = [args]
             expected[prog.name] = want
         except Exception as e:  # noqa: BLE001
             v.fail(f"fpga crash: {type(e).__name__}", _exc(e))
     if designs:
-        try:
-            model = build_simulation(designs, simulator=simulator)
-            results = model.run_many(calls, max_cycles=MAX_CYCLES, raise_errors=False)
-        except Exception as e:  # noqa: BLE001 - the whole build failed: every design shows it
-            results = {name: e for name in calls}
+        results = _simulate(designs, calls, simulator)
         for name, res in results.items():
             v = verdicts[name]
             if isinstance(res, BaseException):
@@ -203,16 +214,58 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
     return verdicts
 
 
+def _simulate(designs: list, calls: dict, simulator: str) -> dict:
+    """Results (or the exception) of every design's calls, from one simulator build. When
+    that build fails, the designs its log names are blamed and the others built again
+    (without names: the designs are split in halves), so that only the designs that break
+    a build fail for it."""
+    from vichls.flows.sim import SimError, build_simulation
+
+    try:
+        model = build_simulation(designs, simulator=simulator)
+    except SimError as e:
+        named = _blamed(str(e), [d.name for d in designs])
+        if len(designs) == 1 or set(named) == {d.name for d in designs}:
+            return {d.name: e for d in designs}
+        parts = ([[d for d in designs if d.name not in named]] if named else
+                 [designs[:len(designs) // 2], designs[len(designs) // 2:]])
+        results = {name: e for name in named}
+        for part in parts:
+            results.update(_simulate(part, {d.name: calls[d.name] for d in part}, simulator))
+        return results
+    except Exception as e:  # noqa: BLE001 - not the designs' fault (a missing tool): all fail
+        return {d.name: e for d in designs}
+    try:
+        return model.run_many(calls, max_cycles=MAX_CYCLES, raise_errors=False)
+    except Exception as e:  # noqa: BLE001 - the simulator process failed: every design shows it
+        return {name: e for name in calls}
+
+
+def _blamed(message: str, names: list[str]) -> list[str]:
+    """The designs a failed build's message blames ("... failed in design 'a', 'b': ...")."""
+    m = re.search(r"failed in designs? (.*?):", message)
+    return [] if m is None else [n for n in names if f"'{n}'" in m.group(1)]
+
+
 # -- shrinking ------------------------------------------------------------------------------------
 
 
+def _is_directive(stmt: ast.stmt) -> bool:
+    """A module-level ``s.<directive>(...)`` call of a program's schedule."""
+    return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Attribute)
+            and isinstance(stmt.value.func.value, ast.Name))
+
+
 def _kernel_nodes(tree: ast.Module) -> list[ast.AST]:
-    """Every node inside the kernels' bodies, in a fixed order (edits are named by index)."""
+    """Every node inside the kernels' bodies, then the schedule's directive statements, in
+    a fixed order (edits are named by index)."""
     nodes: list[ast.AST] = []
     for fn in tree.body:
         if isinstance(fn, ast.FunctionDef):
             for stmt in fn.body:
                 nodes.extend(ast.walk(stmt))
+    nodes += [stmt for stmt in tree.body if _is_directive(stmt)]
     return nodes
 
 
@@ -354,45 +407,128 @@ def reproducer_text(finding: Finding, run_seed: int) -> str:
         f"\n\nARGS_SEED = {finding.program_seed}\n")
 
 
+@dataclass
+class FuzzReport:
+    """What a fuzzing run found: programs checked, failures (shrunk), and the programs
+    whose schedule the compiler refused (seed → message), checked without it."""
+
+    checked: int = 0
+    findings: list[Finding] = field(default_factory=list)
+    rejected: dict[int, str] = field(default_factory=dict)
+
+    def __iter__(self):  # ``checked, findings = run_fuzz(...)`` still works
+        return iter((self.checked, self.findings))
+
+
+def generated(seeds: Iterable[int], directives=DEFAULT_DIRECTIVES) -> list[Program]:
+    """The programs of ``seeds`` (with random schedules drawn from ``directives``)."""
+    return [Program(f"p{s}", build_program(s, directives).source, s) for s in seeds]
+
+
+def check_batch(seeds: list[int], directives, simulator: str = "verilator",
+                rtl: bool = True) -> dict[str, Verdict]:
+    """Generate and check the programs of ``seeds`` in a private folder: what one Dask task
+    does (one simulator build). Module-level so that Dask can send it to a worker."""
+    with tempfile.TemporaryDirectory(prefix="vichls-fuzz-") as tmp:
+        return check_programs(generated(seeds, directives), Path(tmp), simulator, rtl=rtl)
+
+
+def _verdict_batches(chunks: list[list[int]], directives, simulator: str, rtl: bool,
+                     work: Path, scheduler: str | None):
+    """(seeds, verdicts) of every chunk: here in order, or on a Dask cluster as they
+    complete."""
+    if scheduler is None:
+        for chunk in chunks:
+            yield chunk, check_programs(generated(chunk, directives), work, simulator, rtl=rtl)
+        return
+    from dask.distributed import Client, as_completed
+
+    with Client(scheduler) as client:
+        futures = {client.submit(check_batch, chunk, sorted(directives), simulator, rtl,
+                                 pure=False): chunk for chunk in chunks}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+
+
 def run_fuzz(count: int, seed: int, simulator: str = "verilator", keep: Path | None = None,
              regressions: Path | None = None, batch_size: int = 50,
-             log: Callable[[str], None] = lambda m: None) -> tuple[int, list[Finding]]:
-    """Fuzz ``count`` programs from ``seed``; returns (programs checked, findings). Each
-    finding is shrunk and, given ``regressions``, written there as ``fuzz_<seed>.py``."""
+             log: Callable[[str], None] = lambda m: None, directives=DEFAULT_DIRECTIVES,
+             scheduler: str | None = None, rtl: bool = True) -> FuzzReport:
+    """Fuzz ``count`` programs from ``seed`` with random schedules of ``directives`` (empty:
+    none); returns a FuzzReport. Batches of ``batch_size`` programs are checked here, or as
+    tasks of the Dask cluster at ``scheduler``; each finding is shrunk here and, given
+    ``regressions``, written there as ``fuzz_<seed>.py``. ``rtl=False`` skips the simulation
+    (reference ≡ CPU only)."""
+    directives = frozenset(directives or ())
     seeds = program_seeds(seed, count)
-    findings: list[Finding] = []
+    report = FuzzReport()
+    chunks = [seeds[k:k + batch_size] for k in range(0, count, batch_size)]
+    seen: dict[tuple, int] = {}  # failure signature → the program seed shrunk for it
     with tempfile.TemporaryDirectory(prefix="vichls-fuzz-") as tmp:
         work = Path(keep) if keep is not None else Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
-        for start in range(0, count, batch_size):
-            chunk = seeds[start:start + batch_size]
-            programs = [Program(f"p{s}", build_program(s).source, s) for s in chunk]
-            verdicts = check_programs(programs, work, simulator)
+        for chunk, verdicts in _verdict_batches(chunks, directives, simulator, rtl, work,
+                                                scheduler):
+            report.checked += len(chunk)
+            programs = generated(chunk, directives)
             bad = [p for p in programs if not verdicts[p.name].ok]
-            log(f"vichls fuzz: {start + len(chunk)}/{count} programs checked, "
-                f"{len(findings) + len(bad)} failing")
+            for prog in programs:
+                if verdicts[prog.name].rejected:
+                    report.rejected[prog.args_seed] = verdicts[prog.name].rejected
+                    log(f"vichls fuzz: program seed {prog.args_seed}: schedule refused: "
+                        f"{verdicts[prog.name].rejected.splitlines()[0]}")
+            log(f"vichls fuzz: {report.checked}/{count} programs checked, "
+                f"{len(report.findings) + len(bad)} failing, {len(report.rejected)} "
+                "schedules refused")
             for prog in bad:
                 v = verdicts[prog.name]
-                kind = v.primary or f"invalid: {v.invalid}"
-                log(f"vichls fuzz: program seed {prog.args_seed} fails: {kind}")
-                reduced = prog.source
-                if v.primary and not v.primary.startswith("check"):
-                    rtl = not v.primary.startswith(("cpu", "front end"))
-                    with tempfile.TemporaryDirectory(prefix="vichls-shrink-") as sdir:
-                        reduced = shrink(
-                            prog, v.primary,
-                            lambda b, sdir=sdir, rtl=rtl: check_programs(
-                                b, Path(sdir), simulator, candidates=True, rtl=rtl),
-                            log)
-                f = Finding(prog.args_seed, kind, v.details or [str(v.invalid)], prog.source,
-                            reduced)
-                if regressions is not None:
-                    Path(regressions).mkdir(parents=True, exist_ok=True)
-                    f.path = Path(regressions) / f"fuzz_{prog.args_seed}.py"
-                    f.path.write_text(reproducer_text(f, seed))
-                    log(f"vichls fuzz: wrote {f.path}")
-                findings.append(f)
-    return len(seeds), findings
+                first = seen.setdefault(_signature(v), prog.args_seed)
+                if first != prog.args_seed:  # a crash already shrunk: the same bug, surely
+                    log(f"vichls fuzz: program seed {prog.args_seed} fails like program "
+                        f"seed {first} ({v.primary}): not shrunk, no reproducer")
+                    report.findings.append(Finding(prog.args_seed, v.primary, v.details,
+                                                   prog.source, prog.source))
+                    continue
+                report.findings.append(_shrunk_finding(prog, v, seed, simulator, regressions,
+                                                       log))
+    return report
+
+
+def _signature(v: Verdict) -> tuple:
+    """What tells two failures apart: a crash by its kind and the place it was raised
+    (the last traceback line), a mismatch or a simulation error only by the program (each
+    one is shrunk: they rarely share a cause that their text shows)."""
+    kind = v.primary or f"invalid: {v.invalid}"
+    if kind.startswith(("check", "front end", "directives", "cpu crash", "fpga crash")):
+        places = [line.strip() for line in "\n".join(v.details[:1]).splitlines()
+                  if line.strip().startswith("File ")]
+        return kind, places[-1] if places else ""
+    if kind.startswith("sim error") and "build of the simulation failed" in v.details[0]:
+        # the same compiler error in any design: paths, names and numbers aside
+        errors = [line for line in v.details[0].splitlines() if line.startswith("%Error")]
+        return kind, re.sub(r"\S*/|\d+|'p\w+'", "", errors[0] if errors else "")
+    return kind, id(v)
+
+
+def _shrunk_finding(prog: Program, v: Verdict, run_seed: int, simulator: str,
+                    regressions: Path | None, log: Callable[[str], None]) -> Finding:
+    kind = v.primary or f"invalid: {v.invalid}"
+    log(f"vichls fuzz: program seed {prog.args_seed} fails: {kind}")
+    reduced = prog.source
+    if v.primary and not v.primary.startswith("check"):
+        rtl = not v.primary.startswith(("cpu", "front end", "directives"))
+        with tempfile.TemporaryDirectory(prefix="vichls-shrink-") as sdir:
+            reduced = shrink(
+                prog, v.primary,
+                lambda b: check_programs(b, Path(sdir), simulator, candidates=True, rtl=rtl),
+                log)
+    f = Finding(prog.args_seed, kind, v.details or [str(v.invalid)], prog.source, reduced)
+    if regressions is not None:
+        Path(regressions).mkdir(parents=True, exist_ok=True)
+        f.path = Path(regressions) / f"fuzz_{prog.args_seed}.py"
+        f.path.write_text(reproducer_text(f, run_seed))
+        log(f"vichls fuzz: wrote {f.path}")
+    return f
 
 
 def replay(paths: list[Path], workdir: Path, simulator: str = "verilator") -> dict[str, Verdict]:

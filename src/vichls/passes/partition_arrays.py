@@ -474,8 +474,9 @@ def _unroll_loops_indexing(array: SSAValue) -> None:
                     moving = any(_depends_on(v, loop.body.block.args[0]) for v in op.indices)
                     simple = not any(isinstance(x, (affine.ForOp, scf.ForOp, scf.WhileOp))
                                      for x in loop.body.walk())
+                    # (a loop of one iteration reaches a single element already)
                     if moving and simple and bounds is not None and \
-                            bounds.trip_count <= COMPLETE_UNROLL_LIMIT:
+                            1 < bounds.trip_count <= COMPLETE_UNROLL_LIMIT:
                         unroll_loop(loop, None)
                         changed = True
                         break
