@@ -1,28 +1,36 @@
-"""A 16-tap FIR filter over a block of 64 samples, with a shift register as a local array.
+"""A 16-tap FIR filter, pipelined: one output per cycle.
 
-    vichls compile examples/fir.py --target fpga
+    vichls compile examples/fir.py        # prints the II and depth of the pipelined loop
+    vichls sim examples/fir.py --runs 3   # and checks it against Python in simulation
 
-y[n] = sum over k of h[k] * x[n - k], with x taken as 0 before the block. Samples are int16,
-products and the accumulator int32 (the cast keeps int16 * int16 from wrapping at 16 bits).
-The shift register ``taps`` is a local array (zero-initialised on entry), so each input
-sample is read once; it is a natural candidate for ``s.partition("taps", kind="complete")``
-and ``s.pipeline("n")``.
+The shift register and the coefficient copy are completely partitioned into registers, so
+every tap is read in the same cycle; pipelining the n loop unrolls the two k loops inside it.
 """
 
-from vichls import int16, int32, kernel
+import vichls
+from vichls import int32, kernel
 
+N = 256
 TAPS = 16
-SAMPLES = 64
 
 
 @kernel
-def fir(x: int16[SAMPLES], h: int16[TAPS], y: int32[SAMPLES]):
-    taps: int16[TAPS] = 0
-    for n in range(SAMPLES):
+def fir(x: int32[N], c: int32[TAPS], y: int32[N]):
+    shift: int32[TAPS] = 0
+    taps: int32[TAPS] = 0
+    for t in range(TAPS):
+        taps[t] = c[t]
+    for n in range(N):
         for k in range(TAPS - 1, 0, -1):
-            taps[k] = taps[k - 1]
-        taps[0] = x[n]
+            shift[k] = shift[k - 1]
+        shift[0] = x[n]
         acc: int32 = 0
         for k in range(TAPS):
-            acc += int32(taps[k]) * h[k]
+            acc += shift[k] * taps[k]
         y[n] = acc
+
+
+s = vichls.customize(fir)
+s.pipeline("n", ii=1)
+s.partition("shift", kind="complete")
+s.partition("taps", kind="complete")
