@@ -167,11 +167,11 @@ def test_directive_not_yet_supported_is_an_error(tmp_path, capsys):
             for i in range(N):
                 A[i] = 0
         s = vichls.customize(f)
-        s.pipeline("i", ii=1)
+        s.dataflow()
     """))
     rc = main(["compile", str(path), "-o", str(tmp_path / "out")])
     err = capsys.readouterr().err
-    assert rc == 2 and "s.pipeline('i', ii=1)" in err and "not implemented yet" in err
+    assert rc == 2 and "s.dataflow()" in err and "not implemented yet" in err
     assert not (tmp_path / "out").exists()
 
 
