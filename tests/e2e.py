@@ -98,3 +98,28 @@ def assert_outcome(out: Outcome) -> None:
         for k, (e, g) in enumerate(zip(out.expected, got)):
             problems += [f"{target} call {k}: {d}" for d in differences(e, g)]
     assert not problems, f"{out.name}:\n" + "\n".join(problems)
+
+
+def schedule_of(kernel, *directives):
+    """``vichls.customize(kernel)`` with ``directives`` applied: (kind, *args[, options])."""
+    import vichls
+
+    s = vichls.customize(kernel)
+    for kind, *args in directives:
+        options = args.pop() if args and isinstance(args[-1], dict) else {}
+        getattr(s, kind)(*args, **options)
+    return s
+
+
+class Scheduled:
+    """What run_batch needs of a kernel, with a schedule's directives applied."""
+
+    def __init__(self, schedule):
+        self.schedule = schedule
+        self.signature = schedule.kernel.signature
+
+    def __call__(self, *args):
+        return self.schedule.kernel(*args)
+
+    def module(self):
+        return self.schedule.module()

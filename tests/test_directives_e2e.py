@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import vichls
-from e2e import assert_outcome, run_batch
+from e2e import Scheduled, assert_outcome, run_batch, schedule_of
 from vichls import int8, int16, int32, kernel, uint8
 from vichls.inputs import random_args
 
@@ -57,53 +57,33 @@ def stencil(a: uint8[10, 6], out: int8[10, 6]):
             out[i, j] = int8(a[i - 1, j]) - int8(a[i + 1, j]) + int8(j)
 
 
-def _schedule(k, *directives):
-    s = vichls.customize(k)
-    for kind, *args in directives:
-        options = args.pop() if args and isinstance(args[-1], dict) else {}
-        getattr(s, kind)(*args, **options)
-    return s
-
-
-class _Scheduled:
-    """What run_batch needs of a kernel, with the schedule's directives applied."""
-
-    def __init__(self, schedule):
-        self.schedule = schedule
-        self.signature = schedule.kernel.signature
-
-    def __call__(self, *args):
-        return self.schedule.kernel(*args)
-
-    def module(self):
-        return self.schedule.module()
 
 
 CASES = {
-    "gemm_plain": _schedule(gemm),
-    "gemm_unroll2": _schedule(gemm, ("unroll", "k/j", {"factor": 2})),
-    "gemm_unroll4": _schedule(gemm, ("unroll", "k/j", {"factor": 4})),
-    "gemm_unroll_full": _schedule(gemm, ("unroll", "k/j")),
-    "gemm_unroll3_rem": _schedule(gemm, ("unroll", "j", {"factor": 3})),
-    "gemm_reorder": _schedule(gemm, ("reorder", "j", "k")),
-    "gemm_flatten": _schedule(gemm, ("flatten", "k", "j")),
-    "gemm_tiled": _schedule(gemm, ("tile", "k", 4), ("tile", "k/j", 4),
+    "gemm_plain": schedule_of(gemm),
+    "gemm_unroll2": schedule_of(gemm, ("unroll", "k/j", {"factor": 2})),
+    "gemm_unroll4": schedule_of(gemm, ("unroll", "k/j", {"factor": 4})),
+    "gemm_unroll_full": schedule_of(gemm, ("unroll", "k/j")),
+    "gemm_unroll3_rem": schedule_of(gemm, ("unroll", "j", {"factor": 3})),
+    "gemm_reorder": schedule_of(gemm, ("reorder", "j", "k")),
+    "gemm_flatten": schedule_of(gemm, ("flatten", "k", "j")),
+    "gemm_tiled": schedule_of(gemm, ("tile", "k", 4), ("tile", "k/j", 4),
                             ("reorder", "k.outer", "j.outer", "k.inner", "j.inner"),
                             ("unroll", "j.inner")),
-    "gemm_reduction_reordered": _schedule(gemm, ("tile", "k", 3),
+    "gemm_reduction_reordered": schedule_of(gemm, ("tile", "k", 3),
                                           ("reorder", "k.inner", "k.outer")),
-    "dot_plain": _schedule(dot),
-    "dot_tile_reorder": _schedule(dot, ("tile", "i", 8), ("reorder", "i.inner", "i.outer"),
+    "dot_plain": schedule_of(dot),
+    "dot_tile_reorder": schedule_of(dot, ("tile", "i", 8), ("reorder", "i.inner", "i.outer"),
                                   ("unroll", "i.outer", {"factor": 4})),
-    "dot_unroll2": _schedule(dot, ("unroll", "i", {"factor": 2})),
-    "dot_unroll4": _schedule(dot, ("unroll", "i", {"factor": 4})),
-    "dot_unroll_full": _schedule(dot, ("unroll", "i")),
-    "dot_tile5_unroll": _schedule(dot, ("tile", "i", 5), ("unroll", "i.inner")),
-    "strided_unroll": _schedule(strided, ("unroll", "cols", {"factor": 2}), ("unroll", "i")),
-    "strided_flatten": _schedule(strided, ("flatten", "i", "cols")),
-    "strided_tile": _schedule(strided, ("tile", "cols", 3), ("unroll", "cols.inner")),
-    "stencil_reorder_flatten": _schedule(stencil, ("reorder", "j", "i"), ("flatten", "j", "i")),
-    "stencil_tile_flatten": _schedule(stencil, ("tile", "i", 3),
+    "dot_unroll2": schedule_of(dot, ("unroll", "i", {"factor": 2})),
+    "dot_unroll4": schedule_of(dot, ("unroll", "i", {"factor": 4})),
+    "dot_unroll_full": schedule_of(dot, ("unroll", "i")),
+    "dot_tile5_unroll": schedule_of(dot, ("tile", "i", 5), ("unroll", "i.inner")),
+    "strided_unroll": schedule_of(strided, ("unroll", "cols", {"factor": 2}), ("unroll", "i")),
+    "strided_flatten": schedule_of(strided, ("flatten", "i", "cols")),
+    "strided_tile": schedule_of(strided, ("tile", "cols", 3), ("unroll", "cols.inner")),
+    "stencil_reorder_flatten": schedule_of(stencil, ("reorder", "j", "i"), ("flatten", "j", "i")),
+    "stencil_tile_flatten": schedule_of(stencil, ("tile", "i", 3),
                                       ("flatten", "i.outer", "i.inner"), ("unroll", "j", {"factor": 4})),
 }
 CALLS = 3
@@ -139,11 +119,11 @@ def outcomes():
     items = []
     for name, schedule in CASES.items():
         rng = np.random.default_rng(zlib.crc32(name.encode()))
-        k = _Scheduled(schedule)
+        k = Scheduled(schedule)
         items.append((name, k, [random_args(k.signature, rng) for _ in range(CALLS)]))
     for name, (schedule, make_inputs) in CORPUS.items():
         rng = np.random.default_rng(zlib.crc32(name.encode()))
-        items.append((name, _Scheduled(schedule), [make_inputs(rng) for _ in range(CALLS)]))
+        items.append((name, Scheduled(schedule), [make_inputs(rng) for _ in range(CALLS)]))
     return run_batch(items)
 
 

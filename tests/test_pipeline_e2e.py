@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import vichls
-from e2e import assert_outcome, run_batch
+from e2e import Scheduled, assert_outcome, run_batch, schedule_of
 from vichls import int8, int16, int32, kernel, uint8, uint16
 from vichls.errors import DirectiveError
 from vichls.inputs import random_args
@@ -150,54 +150,36 @@ def row_sums(A: int16[6, 8], s: int16[6]):
             s[i] += A[i, j]
 
 
-def _schedule(k, *directives):
-    s = vichls.customize(k)
-    for kind, *args in directives:
-        options = args.pop() if args and isinstance(args[-1], dict) else {}
-        getattr(s, kind)(*args, **options)
-    return s
-
-
-class _Scheduled:
-    def __init__(self, schedule):
-        self.schedule = schedule
-        self.signature = schedule.kernel.signature
-
-    def __call__(self, *args):
-        return self.schedule.kernel(*args)
-
-    def module(self):
-        return self.schedule.module()
 
 
 CASES = {
-    "dot": _schedule(dot, ("pipeline", "i")),
-    "dot_unroll4_partitioned": _schedule(dot, ("pipeline", "i"), ("unroll", "i", {"factor": 4}),
+    "dot": schedule_of(dot, ("pipeline", "i")),
+    "dot_unroll4_partitioned": schedule_of(dot, ("pipeline", "i"), ("unroll", "i", {"factor": 4}),
                                          ("partition", "x", {"factor": 4}),
                                          ("partition", "y", {"factor": 4})),
-    "dot_ii3": _schedule(dot, ("pipeline", "i", {"ii": 3})),
-    "prefix": _schedule(prefix, ("pipeline", "i")),
-    "skip2": _schedule(skip2, ("pipeline", "i")),
-    "neighbours": _schedule(neighbours, ("pipeline", "i")),
-    "histogram": _schedule(histogram, ("pipeline", "i")),
-    "clipped": _schedule(clipped, ("pipeline", "body")),
-    "divide": _schedule(divide, ("pipeline", "i")),
-    "divide_ii4": _schedule(divide, ("pipeline", "i", {"ii": 4})),
-    "divide_mixed": _schedule(divide_mixed, ("pipeline", "i")),
-    "rows_inner": _schedule(rows, ("pipeline", "j")),
-    "rows_outer": _schedule(rows, ("pipeline", "i")),
-    "triangular_inner": _schedule(triangular, ("pipeline", "j")),
-    "fir": _schedule(fir, ("pipeline", "n"), ("partition", "shift", {"kind": "complete"}),
+    "dot_ii3": schedule_of(dot, ("pipeline", "i", {"ii": 3})),
+    "prefix": schedule_of(prefix, ("pipeline", "i")),
+    "skip2": schedule_of(skip2, ("pipeline", "i")),
+    "neighbours": schedule_of(neighbours, ("pipeline", "i")),
+    "histogram": schedule_of(histogram, ("pipeline", "i")),
+    "clipped": schedule_of(clipped, ("pipeline", "body")),
+    "divide": schedule_of(divide, ("pipeline", "i")),
+    "divide_ii4": schedule_of(divide, ("pipeline", "i", {"ii": 4})),
+    "divide_mixed": schedule_of(divide_mixed, ("pipeline", "i")),
+    "rows_inner": schedule_of(rows, ("pipeline", "j")),
+    "rows_outer": schedule_of(rows, ("pipeline", "i")),
+    "triangular_inner": schedule_of(triangular, ("pipeline", "j")),
+    "fir": schedule_of(fir, ("pipeline", "n"), ("partition", "shift", {"kind": "complete"}),
                      ("partition", "c", {"kind": "cyclic", "factor": 8})),
-    "narrow": _schedule(narrow, ("pipeline", "i")),
-    "smooth": _schedule(smooth, ("pipeline", "avg")),
-    "mm_flattened": _schedule(mm, ("pipeline", "k")),
-    "mm_flattened_unroll4": _schedule(mm, ("pipeline", "k"), ("unroll", "k", {"factor": 4}),
+    "narrow": schedule_of(narrow, ("pipeline", "i")),
+    "smooth": schedule_of(smooth, ("pipeline", "avg")),
+    "mm_flattened": schedule_of(mm, ("pipeline", "k")),
+    "mm_flattened_unroll4": schedule_of(mm, ("pipeline", "k"), ("unroll", "k", {"factor": 4}),
                                       ("partition", "A", {"dim": 2, "factor": 4}),
                                       ("partition", "B", {"dim": 1, "factor": 4})),
-    "mm_unroll3_remainder": _schedule(mm, ("pipeline", "k"), ("unroll", "k", {"factor": 3})),
-    "row_sums": _schedule(row_sums, ("pipeline", "j")),
-    "empty_range": _schedule(empty_range, ("pipeline", "i")),
+    "mm_unroll3_remainder": schedule_of(mm, ("pipeline", "k"), ("unroll", "k", {"factor": 3})),
+    "row_sums": schedule_of(row_sums, ("pipeline", "j")),
+    "empty_range": schedule_of(empty_range, ("pipeline", "i")),
 }
 CALLS = 3
 
@@ -230,14 +212,14 @@ def outcomes():
     items = []
     for name, schedule in CASES.items():
         rng = np.random.default_rng(zlib.crc32(name.encode()))
-        k = _Scheduled(schedule)
+        k = Scheduled(schedule)
         arg_sets = [random_args(k.signature, rng) for _ in range(CALLS)]
         if name == "empty_range":  # no iteration, one, several
             arg_sets = [(a, np.int8(n)) for (a, _), n in zip(arg_sets, (0, 1, 8))]
         items.append((name, k, arg_sets))
     for name, (schedule, make_inputs) in CORPUS.items():
         rng = np.random.default_rng(zlib.crc32(name.encode()))
-        items.append((name, _Scheduled(schedule), [make_inputs(rng) for _ in range(CALLS)]))
+        items.append((name, Scheduled(schedule), [make_inputs(rng) for _ in range(CALLS)]))
     return run_batch(items)
 
 
@@ -336,7 +318,7 @@ def test_flattened_pipeline_runs_the_whole_nest_at_one_iteration_per_cycle(outco
 def test_a_divider_is_pipelined_only_where_the_ii_needs_it():
     assert "vichls_div_pipe" in CASES["divide"].build("fpga").verilog
     assert "vichls_div_pipe" in CASES["divide_ii4"].build("fpga").verilog  # 33 > 4
-    relaxed = _schedule(divide, ("pipeline", "i", {"ii": 40})).build("fpga").verilog
+    relaxed = schedule_of(divide, ("pipeline", "i", {"ii": 40})).build("fpga").verilog
     assert "vichls_div_pipe" not in relaxed and "vichls_div " in relaxed
 
 

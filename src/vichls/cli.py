@@ -4,20 +4,18 @@ against their Python meaning in simulation."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import shutil
-import signal
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 import numpy as np
 
 from vichls import __version__
+from vichls.time_limit import TimeLimitExceeded, time_limit
 from vichls.errors import VichlsError
 
 EMIT_KINDS = ("loop", "structural", "verilog", "llvm")
@@ -206,33 +204,6 @@ def _emit(args, files: dict[str, str], text: str) -> int:
 # -- sim ------------------------------------------------------------------------------------------------
 
 
-class _ReferenceTimeout(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def _time_limit(seconds: float):
-    """Interrupt the block after ``seconds`` of wall time. A SIGALRM timer works only in the
-    main thread of a POSIX process; elsewhere the block runs unlimited in time (the step
-    limit of the bounded reference still stops it)."""
-    usable = (hasattr(signal, "setitimer") and seconds > 0
-              and threading.current_thread() is threading.main_thread())
-    if not usable:
-        yield
-        return
-
-    def expire(signum, frame):
-        raise _ReferenceTimeout()
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def cmd_sim(args) -> int:
     from vichls.flows.sim import SimDesign, build_simulation
     from vichls.frontend.reference import ReferenceStepLimit, bounded_reference
@@ -256,13 +227,13 @@ def cmd_sim(args) -> int:
         inputs = tuple(check_call_args(sig, inputs))
         ref_args = copy_args(inputs)
         try:
-            with _time_limit(args.reference_timeout):
+            with time_limit(args.reference_timeout):
                 ret = reference(*ref_args)
         except IndexError:
             skipped += 1  # random data drove an index out of range: outside the kernel's domain
             continue
-        except (_ReferenceTimeout, ReferenceStepLimit) as e:
-            limit = (f"{args.reference_timeout:g} s" if isinstance(e, _ReferenceTimeout)
+        except (TimeLimitExceeded, ReferenceStepLimit) as e:
+            limit = (f"{args.reference_timeout:g} s" if isinstance(e, TimeLimitExceeded)
                      else f"{args.reference_steps:,} loop iterations")
             raise VichlsError(f"the Python reference of '{sig.name}' did not finish within "
                               f"{limit} on run {len(runs) + skipped}: the kernel may not "

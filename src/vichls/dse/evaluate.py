@@ -22,13 +22,13 @@ system, or a local cluster), and fork() for the local pool (POSIX).
 from __future__ import annotations
 
 import concurrent.futures as cf
-import contextlib
 import multiprocessing
-import signal
-import threading
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Iterable, Iterator
+
+from vichls.time_limit import TimeLimitExceeded
+from vichls.time_limit import time_limit as wall_clock_limit
 
 RESOURCES = ("lut", "ff", "dsp", "bram18")
 
@@ -97,30 +97,6 @@ def over_budget(resources: dict, budget: dict) -> list[str]:
             if resources.get(k, 0) > limit]
 
 
-class _TimeLimit(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def _time_limit(seconds: float | None):
-    """Interrupt the block after ``seconds`` (POSIX, main thread only: elsewhere, such as
-    in a Dask worker's threads, the block runs unlimited)."""
-    if not seconds or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def expire(signum, frame):
-        raise _TimeLimit()
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def evaluate(kernel, directives: list, budget: dict, clock_period_ns: float = 10.0,
              time_limit: float | None = None) -> Evaluation:
     """Build one point (``kernel`` is a Kernel or a KernelRef) and grade it; a build that
@@ -133,10 +109,10 @@ def evaluate(kernel, directives: list, budget: dict, clock_period_ns: float = 10
     try:
         if isinstance(kernel, KernelRef):
             kernel = load_kernel(kernel)
-        with _time_limit(time_limit):
+        with wall_clock_limit(time_limit):
             schedule = apply_directives(vichls.customize(kernel), directives)
             report = schedule.build("fpga", clock_period_ns=clock_period_ns).report
-    except _TimeLimit:
+    except TimeLimitExceeded:
         return Evaluation(directives, "infeasible", error=f"compiling took longer than "
                           f"{time_limit:g} s (the time limit per point)",
                           seconds=time.perf_counter() - start)
