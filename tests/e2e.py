@@ -123,3 +123,49 @@ class Scheduled:
 
     def module(self):
         return self.schedule.module()
+
+
+def corpus_schedules(apply, innermost_first: bool = False) -> dict:
+    """For each regression-corpus kernel, the first of its loops (last in source order, or
+    the most deeply nested with ``innermost_first``) for which ``apply(schedule, loop
+    name)`` builds: {f"corpus_<case>_<loop>": (schedule, make_inputs)}."""
+    import vichls
+    from kernels import ALL_CASES
+    from vichls.errors import DirectiveError
+    from vichls.schedule import _loops
+
+    cases = {}
+    for case in ALL_CASES:
+        loops = list(_loops(case.kernel.tree().body))
+        loops = sorted(loops, key=lambda item: -len(item[0])) if innermost_first else loops[::-1]
+        for path, _, _ in loops:
+            s = apply(vichls.customize(case.kernel), path[-1])
+            try:
+                s.module()
+            except DirectiveError:
+                continue  # the directive cannot apply to this loop
+            cases[f"corpus_{case.name}_{path[-1]}"] = (s, case.make_inputs)
+            break
+    return cases
+
+
+def run_scheduled(cases: dict, corpus: dict, calls: int, args_of=None) -> dict[str, Outcome]:
+    """run_batch over scheduled kernels: ``cases`` {name: schedule} on random arguments
+    (``args_of(name, arg_sets)`` may replace them), ``corpus`` {name: (schedule,
+    make_inputs)} on the corpus' own; each name seeds its own generator."""
+    import zlib
+
+    import numpy as np
+
+    from vichls.inputs import random_args
+
+    items = []
+    for name, schedule in cases.items():
+        rng = np.random.default_rng(zlib.crc32(name.encode()))
+        k = Scheduled(schedule)
+        arg_sets = [random_args(k.signature, rng) for _ in range(calls)]
+        items.append((name, k, args_of(name, arg_sets) if args_of else arg_sets))
+    for name, (schedule, make_inputs) in corpus.items():
+        rng = np.random.default_rng(zlib.crc32(name.encode()))
+        items.append((name, Scheduled(schedule), [make_inputs(rng) for _ in range(calls)]))
+    return run_batch(items)

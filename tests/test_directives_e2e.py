@@ -5,15 +5,12 @@ ports allow it."""
 
 from __future__ import annotations
 
-import zlib
 
-import numpy as np
 import pytest
 
 import vichls
-from e2e import Scheduled, assert_outcome, run_batch, schedule_of
+from e2e import assert_outcome, corpus_schedules, run_scheduled, schedule_of
 from vichls import int8, int16, int32, kernel, uint8
-from vichls.inputs import random_args
 
 N = 8
 
@@ -89,42 +86,14 @@ CASES = {
 CALLS = 3
 
 
-def _corpus_cases():
-    """Regression-corpus kernels with their last counted loop of constant bounds unrolled
-    by 3 (a remainder whenever the trip count is not a multiple of 3)."""
-    from kernels import ALL_CASES
-
-    from vichls.errors import DirectiveError
-    from vichls.schedule import _loops
-
-    cases = {}
-    for case in ALL_CASES:
-        names = [path[-1] for path, _, _ in _loops(case.kernel.tree().body)]
-        for name in reversed(names):
-            s = vichls.customize(case.kernel).unroll(name, factor=3)
-            try:
-                s.module()
-            except DirectiveError:
-                continue  # not an affine.for with constant bounds
-            cases[f"corpus_{case.name}_{name}"] = (s, case.make_inputs)
-            break
-    return cases
-
-
-CORPUS = _corpus_cases()
+# the last counted loop of constant bounds unrolled by 3 (a remainder whenever the trip
+# count is not a multiple of 3)
+CORPUS = corpus_schedules(lambda s, loop: s.unroll(loop, factor=3))
 
 
 @pytest.fixture(scope="module")
 def outcomes():
-    items = []
-    for name, schedule in CASES.items():
-        rng = np.random.default_rng(zlib.crc32(name.encode()))
-        k = Scheduled(schedule)
-        items.append((name, k, [random_args(k.signature, rng) for _ in range(CALLS)]))
-    for name, (schedule, make_inputs) in CORPUS.items():
-        rng = np.random.default_rng(zlib.crc32(name.encode()))
-        items.append((name, Scheduled(schedule), [make_inputs(rng) for _ in range(CALLS)]))
-    return run_batch(items)
+    return run_scheduled(CASES, CORPUS, CALLS)
 
 
 @pytest.mark.parametrize("name", list(CASES) + list(CORPUS))

@@ -4,16 +4,13 @@ latency, and the II reached is the one the dependences and ports allow."""
 
 from __future__ import annotations
 
-import zlib
 
 import numpy as np
 import pytest
 
 import vichls
-from e2e import Scheduled, assert_outcome, run_batch, schedule_of
+from e2e import assert_outcome, corpus_schedules, run_scheduled, schedule_of
 from vichls import int8, int16, int32, kernel, uint8, uint16
-from vichls.errors import DirectiveError
-from vichls.inputs import random_args
 
 
 @kernel
@@ -184,43 +181,18 @@ CASES = {
 CALLS = 3
 
 
-def _corpus_cases():
-    """Regression-corpus kernels with their innermost pipelinable loop pipelined."""
-    from kernels import ALL_CASES
-
-    from vichls.schedule import _loops
-
-    cases = {}
-    for case in ALL_CASES:
-        loops = sorted(_loops(case.kernel.tree().body), key=lambda item: -len(item[0]))
-        for path, _, _ in loops:
-            s = vichls.customize(case.kernel).pipeline(path[-1])
-            try:
-                s.module()
-            except DirectiveError:
-                continue  # a while loop, or inner loops that cannot be unrolled
-            cases[f"corpus_{case.name}_{path[-1]}"] = (s, case.make_inputs)
-            break
-    return cases
-
-
-CORPUS = _corpus_cases()
+# the innermost pipelinable loop of every corpus kernel
+CORPUS = corpus_schedules(lambda s, loop: s.pipeline(loop), innermost_first=True)
 
 
 @pytest.fixture(scope="module")
 def outcomes():
-    items = []
-    for name, schedule in CASES.items():
-        rng = np.random.default_rng(zlib.crc32(name.encode()))
-        k = Scheduled(schedule)
-        arg_sets = [random_args(k.signature, rng) for _ in range(CALLS)]
+    def args_of(name, arg_sets):
         if name == "empty_range":  # no iteration, one, several
-            arg_sets = [(a, np.int8(n)) for (a, _), n in zip(arg_sets, (0, 1, 8))]
-        items.append((name, k, arg_sets))
-    for name, (schedule, make_inputs) in CORPUS.items():
-        rng = np.random.default_rng(zlib.crc32(name.encode()))
-        items.append((name, Scheduled(schedule), [make_inputs(rng) for _ in range(CALLS)]))
-    return run_batch(items)
+            return [(a, np.int8(n)) for (a, _), n in zip(arg_sets, (0, 1, 8))]
+        return arg_sets
+
+    return run_scheduled(CASES, CORPUS, CALLS, args_of)
 
 
 @pytest.fixture(scope="module")
