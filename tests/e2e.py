@@ -67,7 +67,7 @@ def run_batch(items: list[tuple[str, object, list[tuple]]], max_cycles: int = 2_
             design = compile_fpga(module)
             designs.append(SimDesign(design.verilog, design.signature, name=name,
                                      partitions=design.partitions))
-            calls[name] = normal
+            calls[name] = [copy_args(a) for a in normal]  # streams are updated in place
         except Exception as e:  # noqa: BLE001
             out.errors.append(f"fpga: {_short(e)}")
     if designs:
@@ -75,8 +75,10 @@ def run_batch(items: list[tuple[str, object, list[tuple]]], max_cycles: int = 2_
             model = build_simulation(designs, simulator=SIMULATOR)
             results = model.run_many(calls, max_cycles=max_cycles)
             for name, res in results.items():
-                for r in res:
-                    outcomes[name].rtl.append((r.ret, r.arrays))
+                sig = next(k for n, k, _ in items if n == name).signature
+                for r, args in zip(res, calls[name]):
+                    streams = {p.name: list(a) for p, a in zip(sig.params, args) if p.is_stream}
+                    outcomes[name].rtl.append((r.ret, {**r.arrays, **streams}))
                     outcomes[name].cycles.append(r.cycles)
         except Exception as e:  # noqa: BLE001 - the whole batch failed: every design reports it
             for name in calls:

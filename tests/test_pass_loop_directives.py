@@ -1,15 +1,17 @@
 """Tests of vichls.directives through the Schedule API: loops found by variable, path, label
 and tile-made names; directives applied in order; errors naming the directive and why;
-pipeline, partition and dataflow still refused."""
+the dataflow directive recorded for the FPGA back end."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from xdsl.dialects import affine
 
 import vichls
 from loop_ir import affine_loops, assert_cpu_agrees, bounded, matmul, shift_left, strided
 from vichls.errors import DirectiveError
+from vichls.inputs import copy_args, random_args
 from vichls.passes.loop_utils import LOOP_NAME, constant_bounds
 
 
@@ -95,15 +97,16 @@ def test_pipelining_a_fully_unrolled_loop_is_refused():
         s.module()
 
 
-@pytest.mark.parametrize("build", [
-    lambda s: s.dataflow(),
-])
-def test_dataflow_stays_refused(build):
-    s = build(vichls.customize(matmul).unroll("j"))
-    with pytest.raises(DirectiveError, match="not implemented yet"):
-        s.build("cpu")
-    with pytest.raises(DirectiveError, match="not implemented yet"):
-        s.module()
+def test_dataflow_marks_the_top_for_the_fpga_back_end():
+    s = vichls.customize(matmul).unroll("j").dataflow()
+    top = next(op for op in s.module().ops if op.sym_name.data == "matmul")
+    assert "vichls.dataflow" in top.attributes
+    cpu = s.build("cpu")  # the CPU runs the statements in order: dataflow changes nothing
+    args = random_args(matmul.signature, np.random.default_rng(3))
+    want = copy_args(args)
+    matmul(*want)
+    cpu(*args)
+    assert all((a == b).all() for a, b in zip(args, want) if hasattr(a, "shape"))
 
 
 def test_partition_is_recorded_for_the_fpga_build_only():

@@ -1,6 +1,9 @@
 """vichls: high-level synthesis of typed Python kernels to Verilog and LLVM machine code."""
 
 from vichls.types import (
+    Stream,
+    StreamType,
+    stream,
     ArrayType,
     ScalarType,
     bool_,

@@ -183,13 +183,16 @@ def _position(top: Operation, target: Operation) -> int:
     return next(k for k, op in enumerate(top.walk()) if op is target)
 
 
-def apply_directives(module: ModuleOp, directives, kernel_tree: T.KernelTree) -> None:
+def apply_directives(module: ModuleOp, directives, kernel_tree: T.KernelTree,
+                     function: str | None = None) -> None:
     """Apply the loop directives among ``directives`` (Schedule.directives) to ``module``'s
-    top function in order; the others are left to their own passes."""
+    top function (or the kernel ``function`` it calls) in order; the others are left to
+    their own passes."""
     loop_directives = [d for d in directives if d.kind in LOOP_DIRECTIVES]
     if not loop_directives:
         return
-    top = _top_function(module)
+    top = _top_function(module) if function is None else next(
+        op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == function)
     _name_loops(top, kernel_tree)
     # pipelining goes last, as in Vitis HLS where directives are not ordered: the loop is
     # pipelined as the other directives left it (unrolled by a factor, tiled, ...)

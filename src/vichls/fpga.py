@@ -39,10 +39,14 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block
 
 from vichls import oplib
+from vichls.dialects import graph
+from vichls.dialects import stream as ir_stream
 from vichls.dialects import structural as st
 from vichls.passes.build_structural import build_structural, static_trip_count
 from vichls.passes.compile_control import compile_control
+from vichls.passes.insert_stall import insert_stall
 from vichls.verilog_printer import emit_verilog
+from vichls.passes.div_by_constant import div_by_constant
 from vichls.passes.forward_array_stores import forward_array_stores
 from vichls.passes.forward_scalar_stores import forward_scalar_stores
 from vichls.passes.hoist_loop_invariants import hoist_loop_invariants
@@ -102,6 +106,8 @@ def _check_supported(module: ModuleOp) -> None:
     for op in module.walk():
         if op.name in _SUPPORTED_ARITH or op.name in _SUPPORTED_OTHER:
             continue
+        if op.name in ("stream.create", "stream.get", "stream.put"):
+            continue
         if op.dialect_name() == "affine" and op.name in (
             "affine.for", "affine.load", "affine.store", "affine.yield", "affine.apply",
         ):
@@ -110,7 +116,7 @@ def _check_supported(module: ModuleOp) -> None:
     for op in module.walk():
         for v in list(op.operands) + list(op.results):
             t = v.type
-            if isinstance(t, builtin.MemRefType):
+            if isinstance(t, (builtin.MemRefType, ir_stream.StreamType)):
                 t = t.element_type
             if isinstance(t, builtin.IntegerType) and t.width.data > 64:
                 raise FpgaError.at(op, f"integers wider than 64 bits are not supported ({t})")
@@ -159,6 +165,9 @@ def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, Kern
     scalar_replacement(module)
     forward_scalar_stores(module)  # the register accesses scalar replacement made
     rotate_loads(module)
+    # after numbering (one SSA dividend shares one quotient), before reassociate and the
+    # last numbering/dead-op sweep (which merge the sign logic of divisions of one value)
+    div_by_constant(module)
     reassociate(module)
     value_numbering(module)
     remove_dead_ops(module)
@@ -166,23 +175,46 @@ def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, Kern
     return top, sig
 
 
-def compile_fpga(module: ModuleOp, *, clock_period_ns: float = 10.0) -> FpgaDesign:
-    """Compile the top kernel of ``module`` (left unchanged) to Verilog and a report."""
-    if clock_period_ns <= oplib.REGISTER_RESERVE_NS:
-        raise FpgaError(f"clock period {clock_period_ns} ns is too short")
-    work = module.clone()
+@dataclass
+class CompiledComponent:
+    """One kernel compiled to one structural component (before printing)."""
+
+    signature: KernelSignature  # the kernel's, banks folded back
+    compiled: ModuleOp  # after control compilation and stall insertion
+    view: ModuleOp  # before control compilation (the report reads its control tree)
+    report: dict
+    partitions: dict
+
+
+def compile_component(work: ModuleOp, clock_period_ns: float, *, task_mode: bool = False
+                      ) -> CompiledComponent:
+    """Compile the top kernel of ``work`` (consumed) to a structural component;
+    ``task_mode`` gives the module of a dataflow task (passes/build_structural.py)."""
     top, banked_sig = prepare(work, clock_period_ns)
     # a partitioned parameter is one function argument (hence one port set) per bank;
     # the design's signature is the kernel's, with the banks folded back into the array
     sig = original_signature(top)
-    structural = build_structural(work, top, banked_sig)
+    structural = build_structural(work, top, banked_sig, task_mode)
     structural_view = structural.clone()
-    compile_control(structural)
-    verilog = emit_verilog(structural)
+    compile_control(structural, task_mode)
+    insert_stall(structural)
     report = make_report(top, banked_sig, structural_view, structural, clock_period_ns)
     add_partitions_to_report(report, top, sig)
-    return FpgaDesign(sig.name, verilog, report, structural_view, sig,
-                      sim_partitions(partitions_of(top)))
+    return CompiledComponent(sig, structural, structural_view, report,
+                             sim_partitions(partitions_of(top)))
+
+
+def compile_fpga(module: ModuleOp, *, clock_period_ns: float = 10.0) -> FpgaDesign:
+    """Compile the top kernel of ``module`` (left unchanged) to Verilog and a report."""
+    if clock_period_ns <= oplib.REGISTER_RESERVE_NS:
+        raise FpgaError(f"clock period {clock_period_ns} ns is too short")
+    if graph.DATAFLOW_ATTR in top_function(module).attributes:
+        from vichls.dataflow import compile_dataflow
+
+        return compile_dataflow(module, clock_period_ns)
+    c = compile_component(module.clone(), clock_period_ns)
+    verilog = emit_verilog(c.compiled)
+    return FpgaDesign(c.signature.name, verilog, c.report, c.view, c.signature, c.partitions)
 
 
 # -- the report -----------------------------------------------------------------------
@@ -279,6 +311,8 @@ def make_report(
         p.name: {"ports": 1, "words": p.type.size, "width": p.scalar.width, "partition": None}
         for p in sig.params if p.is_array
     }
+    streams = {p.name: {"direction": p.direction, "width": p.scalar.width}
+               for p in sig.params if p.is_stream}
     operators: Counter = Counter()
     totals = Counter()
     for op in top.walk():
@@ -315,7 +349,7 @@ def make_report(
         "top": sig.name,
         "warnings": warnings,
         "clock_period_ns": clock,
-        "interface": {"ports": ports, "arrays": arrays},
+        "interface": {"ports": ports, "arrays": arrays, **({"streams": streams} if streams else {})},
         "latency": {"min": low, "max": high},
         "loops": model.loops,
         "resources": {k: int(totals[k]) for k in ("lut", "ff", "dsp", "bram18")},

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from vichls.signature import KernelSignature
-from vichls.types import ArrayType, ScalarType
+from vichls.types import ArrayType, ScalarType, Stream
 
 
 def edge_values(t: ScalarType) -> list[int]:
@@ -59,4 +59,6 @@ def random_args(sig: KernelSignature, rng: np.random.Generator) -> tuple:
 
 
 def copy_args(args) -> tuple:
-    return tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
+    """Independent copies of the arrays and streams of an argument tuple."""
+    return tuple(a.copy() if isinstance(a, np.ndarray)
+                 else Stream(a.type, list(a)) if isinstance(a, Stream) else a for a in args)

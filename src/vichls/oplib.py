@@ -85,6 +85,10 @@ def cost(kind: str, width: int) -> OpCost:
         return OpCost(1, 0.3, out_delay_ns=1.0)
     if kind == "mem_write":
         return OpCost(0, 0.3)
+    if kind == "stream_get":  # the FIFO's registered head; the stall is a separate net
+        return OpCost(0, 0.3)
+    if kind == "stream_put":
+        return OpCost(0, 0.3)
     if kind == "reg_read":
         return OpCost(0, 0.0)
     if kind == "reg_write":

@@ -1,6 +1,7 @@
 """Results of a kernel call, and their bit-level comparison.
 
-A result is ``(return value or None, {array parameter: ndarray after the call})``. The
+A result is ``(return value or None, {array parameter: ndarray after the call, stream
+parameter: list of the elements it holds after the call})``. The
 reference, the CPU build and the simulated RTL all produce one; ``differences`` says, in
 readable lines, where two of them disagree. ``vichls sim``, ``vichls fuzz`` and the tests
 share it so that every check compares the same things the same way.
@@ -15,7 +16,8 @@ from vichls.signature import KernelSignature
 
 def results_of(sig: KernelSignature, args, ret) -> tuple:
     """The result of a call of ``sig`` on ``args`` (after the call) that returned ``ret``."""
-    return ret, {p.name: a for p, a in zip(sig.params, args) if p.is_array}
+    return ret, {p.name: (list(a) if p.is_stream else a)
+                 for p, a in zip(sig.params, args) if p.is_array or p.is_stream}
 
 
 def differences(expected, got) -> list[str]:
@@ -26,6 +28,13 @@ def differences(expected, got) -> list[str]:
     if ret_e != ret_g:
         out.append(f"return: expected {ret_e}, got {ret_g}")
     for name, e in arr_e.items():
+        if isinstance(e, list):  # a stream's contents
+            g = list(arr_g[name])
+            if e != g:
+                at = next((k for k, (a, b) in enumerate(zip(e, g)) if a != b), min(len(e), len(g)))
+                out.append(f"stream {name}: expected {len(e)} elements, got {len(g)}; first "
+                           f"difference at element {at}")
+            continue
         g = np.asarray(arr_g[name])
         if e.dtype != g.dtype or e.shape != g.shape:
             out.append(f"{name}: expected {e.dtype}{e.shape}, got {g.dtype}{g.shape}")

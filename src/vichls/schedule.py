@@ -2,10 +2,9 @@
 
 A ``Schedule`` records directives against a kernel's loops and arrays, checks that they name
 things that exist, and builds the kernel for a target. The loop directives (unroll, tile,
-reorder, flatten) are applied to the loop-level IR by ``vichls.directives`` before the back
-ends; the directives the compiler cannot honour yet (pipeline, partition, dataflow) are
-refused at build time with an error that names the directive and where it was written,
-rather than being silently ignored.
+reorder, flatten, pipeline) are applied to the loop-level IR by ``vichls.directives`` before
+the back ends; partition travels as a request that the FPGA back end applies, and dataflow
+as an attribute of the top function from which the FPGA back end builds the task graph.
 """
 
 from __future__ import annotations
@@ -52,6 +51,8 @@ def _loops(stmts: list[T.Stmt], path: tuple[str, ...] = ()):
 class Schedule:
     kernel: object
     directives: list[Directive] = field(default_factory=list)
+    # schedules of called kernels (``compose``), applied to their functions in the module
+    composed: list["Schedule"] = field(default_factory=list)
 
     # -- recording --------------------------------------------------------------------------
     def _record(self, directive: str, args: tuple, **options) -> "Schedule":
@@ -158,13 +159,45 @@ class Schedule:
     def dataflow(self) -> "Schedule":
         return self._record("dataflow", ())
 
+    def compose(self, other: "Schedule") -> "Schedule":
+        """Apply ``other``'s loop directives (a schedule of a kernel this one calls) to
+        that kernel's loops, as Allo's compose does: ``s.compose(stage_schedule)``."""
+        if not isinstance(other, Schedule):
+            raise TypeError("compose() takes a schedule: vichls.customize(sub_kernel)")
+        caller = inspect.stack()[1]
+        called = self._called_kernels()
+        name = other.kernel.name
+        if name not in called:
+            raise DirectiveError(f"s.compose(...): kernel '{self.kernel.name}' does not call "
+                                 f"'{name}'", caller.filename, caller.lineno)
+        from vichls.directives import LOOP_DIRECTIVES
+
+        bad = next((d for d in other.directives if d.kind not in LOOP_DIRECTIVES), None)
+        if bad is not None:
+            raise DirectiveError(f"s.compose(...): {bad.spelled()} of '{name}' cannot be composed "
+                                 "(only loop directives can; apply it to the top kernel)",
+                                 caller.filename, caller.lineno)
+        self.composed.append(other)
+        return self
+
+    def _called_kernels(self) -> set[str]:
+        found: set[str] = set()
+        todo = [self.kernel]
+        while todo:
+            k = todo.pop()
+            for callee in k.tree().callees:
+                if callee.name not in found:
+                    found.add(callee.name)
+                    todo.append(callee)
+        return found
+
     # -- building -------------------------------------------------------------------------------
     def check_supported(self) -> None:
         """Refuse every directive the compiler cannot honour yet."""
         from vichls.directives import LOOP_DIRECTIVES
 
         for d in self.directives:
-            if d.kind not in LOOP_DIRECTIVES and d.kind != "partition":  # dataflow
+            if d.kind not in LOOP_DIRECTIVES and d.kind not in ("partition", "dataflow"):
                 raise self._fail(d, "this directive is recognised but not implemented yet in "
                                     "this version of vichls; remove it to build the design")
 
@@ -177,6 +210,18 @@ class Schedule:
         self.check_supported()
         module = self.kernel.module()
         apply_directives(module, self.directives, self.kernel.tree())
+        for sub in self.composed:
+            sub.check_supported()
+            apply_directives(module, sub.directives, sub.kernel.tree(), sub.kernel.name)
+        if any(d.kind == "dataflow" for d in self.directives):
+            # tasks and channels: built by the FPGA back end (passes/extract_tasks.py); the
+            # CPU runs the kernel's statements in order, which is what it means
+            from xdsl.dialects.builtin import UnitAttr
+
+            from vichls.dialects.graph import DATAFLOW_ATTR
+            from vichls.signature import top_function
+
+            top_function(module).attributes[DATAFLOW_ATTR] = UnitAttr()
         # partitioning is a hardware choice: recorded on the IR, applied by the FPGA back end
         request_partitions(module, [(d.args[0], dict(d.options)["kind"], dict(d.options)["dim"],
                                      dict(d.options)["factor"])

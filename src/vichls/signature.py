@@ -23,27 +23,37 @@ from xdsl.dialects.builtin import (
     StringAttr,
 )
 
-from vichls.types import ArrayType, ScalarType, parse_type_name, type_name
+from vichls.dialects import stream as ir_stream
+from vichls.types import ArrayType, ScalarType, Stream, StreamType, parse_type_name, type_name
 
 TOP_ATTR = "vichls.top"
 NAME_ATTR = "vichls.name"
 TYPE_ATTR = "vichls.type"
 RET_ATTR = "vichls.ret_type"
 KERNEL_ATTR = "vichls.kernel"
+#: on a stream argument: "in" when the kernel gets from it, "out" when it puts to it
+STREAM_ATTR = "vichls.stream"
 
 
 @dataclass(frozen=True)
 class Param:
     name: str
-    type: ScalarType | ArrayType
+    type: ScalarType | ArrayType | StreamType
+    #: for a stream: "in" (the kernel gets from it: ap_fifo _dout/_empty_n/_read ports) or
+    #: "out" (it puts to it: _din/_full_n/_write); None for arrays and scalars
+    direction: str | None = None
 
     @property
     def is_array(self) -> bool:
         return isinstance(self.type, ArrayType)
 
     @property
+    def is_stream(self) -> bool:
+        return isinstance(self.type, StreamType)
+
+    @property
     def scalar(self) -> ScalarType:
-        return self.type.element if isinstance(self.type, ArrayType) else self.type
+        return self.type if isinstance(self.type, ScalarType) else self.type.element
 
 
 @dataclass(frozen=True)
@@ -66,23 +76,22 @@ class KernelSignature:
         return [] if self.ret is None else [IntegerType(self.ret.width)]
 
     def ir_arg_attrs(self) -> ArrayAttr:
-        return ArrayAttr(
-            [
-                DictionaryAttr(
-                    {
-                        NAME_ATTR: StringAttr(p.name),
-                        TYPE_ATTR: StringAttr(type_name(p.scalar)),
-                    }
-                )
-                for p in self.params
-            ]
-        )
+        def attrs(p: Param) -> DictionaryAttr:
+            entries = {NAME_ATTR: StringAttr(p.name), TYPE_ATTR: StringAttr(type_name(p.scalar))}
+            if p.direction is not None:
+                entries[STREAM_ATTR] = StringAttr(p.direction)
+            return DictionaryAttr(entries)
+
+        return ArrayAttr([attrs(p) for p in self.params])
 
 
-def ir_type(t: ScalarType | ArrayType):
-    """The signless IR type of a kernel type: ``i32`` or ``memref<8x8xi32>``."""
+def ir_type(t: ScalarType | ArrayType | StreamType):
+    """The signless IR type of a kernel type: ``i32``, ``memref<8x8xi32>`` or
+    ``!stream.stream<i32, 2>``."""
     if isinstance(t, ArrayType):
         return MemRefType(IntegerType(t.element.width), list(t.shape))
+    if isinstance(t, StreamType):
+        return ir_stream.StreamType(IntegerType(t.element.width), t.depth)
     return IntegerType(t.width)
 
 
@@ -97,11 +106,14 @@ def signature_of(f: func.FuncOp) -> KernelSignature:
         if TYPE_ATTR in entries:
             scalar = parse_type_name(entries[TYPE_ATTR].data)
         else:  # unannotated IR: signless integers are taken as signed
-            elem = ty.element_type if isinstance(ty, MemRefType) else ty
+            elem = ty.element_type if isinstance(ty, (MemRefType, ir_stream.StreamType)) else ty
             scalar = ScalarType(elem.width.data, True)
         if isinstance(ty, MemRefType):
             shape = tuple(ty.get_shape())
             params.append(Param(name, ArrayType(scalar, shape)))
+        elif isinstance(ty, ir_stream.StreamType):
+            direction = entries[STREAM_ATTR].data if STREAM_ATTR in entries else None
+            params.append(Param(name, StreamType(scalar, ty.depth.data), direction))
         else:
             params.append(Param(name, scalar))
     ret = None
@@ -180,6 +192,14 @@ def check_call_args(sig: KernelSignature, args: Sequence) -> list:
             if not a.flags.c_contiguous or not a.flags.writeable:
                 raise KernelArgumentError(
                     f"{sig.name}(): argument {p.name!r} must be a writeable C-contiguous array"
+                )
+            out.append(a)
+        elif isinstance(p.type, StreamType):
+            if not isinstance(a, Stream) or a.type.element != p.type.element:
+                raise KernelArgumentError(
+                    f"{sig.name}(): argument {p.name!r} must be a vichls stream of "
+                    f"{p.type.element!r} (e.g. vichls.stream[{p.type.element!r}]()), got "
+                    f"{a!r}"
                 )
             out.append(a)
         else:

@@ -9,6 +9,7 @@ is spelled in source code and in the IR (``type_name`` / ``parse_type_name``).
 from __future__ import annotations
 
 import re
+from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
@@ -95,6 +96,88 @@ class ArrayType:
 
     def __repr__(self) -> str:
         return f"{self.element.name}[{', '.join(map(str, self.shape))}]"
+
+
+@dataclass(frozen=True)
+class StreamType:
+    """The kernel type ``stream[T, depth]``: a first-in first-out channel of ``T``.
+
+    ``depth`` is the FIFO capacity in hardware (Vitis's default is 2); it does not change
+    what a program means, whose streams are unbounded when it runs sequentially. Calling
+    the type makes an empty stream, or one holding ``values``: ``stream[int32, 4]([1, 2])``.
+    """
+
+    element: ScalarType
+    depth: int = 2
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.element, ScalarType):
+            raise ValueError("a stream holds scalars: stream[int32, 4]")
+        if int(self.depth) < 1:
+            raise ValueError(f"a stream's depth must be at least 1, got {self.depth}")
+
+    def __repr__(self) -> str:
+        return f"stream[{self.element.name}, {self.depth}]"
+
+    def __call__(self, values=()) -> "Stream":
+        return Stream(self, values)
+
+
+class StreamEmptyError(Exception):
+    """``get()`` on an empty stream: under sequential semantics the program would wait
+    forever (in hardware: a deadlock)."""
+
+
+class Stream:
+    """A stream value: the kernel's ``get()`` takes the oldest element, ``put(x)`` appends.
+
+    Kernel parameters of stream type take one of these in every target (Python, CPU,
+    simulation), which all consume what they get and append what they put, in place.
+    """
+
+    def __init__(self, type_: StreamType, values=()):
+        self.type = type_
+        self._items: deque[int] = deque()
+        for v in values:
+            self.put(v)
+
+    def put(self, value) -> None:
+        self._items.append(self.type.element.wrap(int(value)))
+
+    def get(self) -> int:
+        if not self._items:
+            raise StreamEmptyError(f"get() from an empty {self.type!r}")
+        return self._items.popleft()
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __iter__(self):
+        """The elements in order, without removing them."""
+        return iter(list(self._items))
+
+    def __repr__(self) -> str:
+        return f"{self.type!r}({list(self._items)})"
+
+
+class _StreamTypes:
+    """``stream[int32]`` and ``stream[int32, 8]`` spell stream types."""
+
+    def __getitem__(self, key) -> StreamType:
+        if not isinstance(key, tuple):
+            key = (key,)
+        if len(key) not in (1, 2):
+            raise TypeError("stream types are spelled stream[T] or stream[T, depth]")
+        return StreamType(key[0], int(key[1]) if len(key) == 2 else 2)
+
+    def __repr__(self) -> str:
+        return "stream"
+
+
+stream = _StreamTypes()
 
 
 def int_(width: int) -> ScalarType:

@@ -24,7 +24,7 @@ from xdsl.ir import SSAValue
 import vichls
 from vichls.dialects import structural as st
 
-_KEYWORDS = set("""always and assign automatic begin buf bufif0 bufif1 case casex casez cell cmos
+VERILOG_KEYWORDS = _KEYWORDS = set("""always and assign automatic begin buf bufif0 bufif1 case casex casez cell cmos
 config deassign default defparam design disable edge else end endcase endconfig endfunction
 endgenerate endmodule endprimitive endspecify endtable endtask event for force forever fork
 function generate genvar highz0 highz1 if ifnone incdir include initial inout input instance
@@ -54,8 +54,11 @@ def template_text(primitive: str) -> str:
 
 
 class VerilogPrinter:
-    def __init__(self, component: st.ComponentOp):
+    def __init__(self, component: st.ComponentOp, modules: frozenset[str] = frozenset()):
+        """``modules``: components printed in the same file; a cell of one of them is an
+        instance of that module (clocked by ``ap_clk``), not of a primitive."""
         self.component = component
+        self.modules = modules
         self.ops = list(component.body.block.ops)
         self.names: dict[SSAValue, str] = {}
         self.taken: set[str] = set()
@@ -161,8 +164,11 @@ class VerilogPrinter:
         for p in ports:
             self.taken.add(p.port_name.data)
             self.names[p.result] = p.port_name.data
-        for op in self.ops:  # cells are named by the builder; wires must not clash with them
-            if isinstance(op, st.CellOp):
+        for op in self.ops:  # cells and wires are named by the builder; others must not clash
+            if isinstance(op, st.WireOp):
+                self.taken.add(op.wire_name.data)
+                self.names[op.result] = op.wire_name.data
+            elif isinstance(op, st.CellOp):
                 self.taken.add(op.instance_name.data)
                 for v, n in zip(op.ports, op.port_names.data):
                     self.names[v] = f"{op.instance_name.data}_{n.data}"
@@ -183,19 +189,25 @@ class VerilogPrinter:
         for op in self.ops:
             if isinstance(op, st.CellOp):
                 prim = op.primitive.data
-                if prim not in primitives:
+                if prim not in primitives and prim not in self.modules:
                     primitives.append(prim)
                 for v, d in zip(op.ports, op.port_directions.data):
                     out.append(self.unused_wrapped(f"    wire {_range(width_of(v))}{self.name(v)};", v in partial))
                     if d.data == "in":
                         drivable.append(v)
                 params = ", ".join(f".{k}({a.value.data})" for k, a in op.params.data.items())
+                clock = ".ap_clk(ap_clk)" if prim in self.modules else ".clk(ap_clk)"
                 conns = ", ".join(
-                    [".clk(ap_clk)"] + [f".{n.data}({self.name(v)})" for n, v in zip(op.port_names.data, op.ports)]
+                    [clock] + [f".{n.data}({self.name(v)})" for n, v in zip(op.port_names.data, op.ports)]
                 )
-                body.append(f"    {prim} #({params}) {op.instance_name.data} ({conns});")
+                parameters = f" #({params})" if params else ""
+                body.append(f"    {prim}{parameters} {op.instance_name.data} ({conns});")
             elif isinstance(op, st.WireOp):
-                out.append(f"    wire {_range(width_of(op.result))}{self.name(op.result)};")
+                # a wire only assigned is there for the simulator to watch (vichls_stalled)
+                watched = all(isinstance(u.operation, st.AssignOp) and u.index == 0
+                              for u in op.result.uses)
+                decl = f"    wire {_range(width_of(op.result))}{self.name(op.result)};"
+                out.append(self.unused_wrapped(decl, watched))
                 drivable.append(op.result)
             elif isinstance(op, st.FsmOp):
                 fsm = op
@@ -275,8 +287,11 @@ def emit_verilog(module: ModuleOp) -> str:
         "`timescale 1ns / 1ps\n\n"
     )
     texts, primitives = [], []
-    for component in components:
-        text, used = VerilogPrinter(component).print_module()
+    names = frozenset(c.sym_name.data for c in components)
+    for k, component in enumerate(components):
+        text, used = VerilogPrinter(component, names).print_module()
+        if k:  # the file is named after the first module, the top
+            text = f"/* verilator lint_off DECLFILENAME */\n{text}/* verilator lint_on DECLFILENAME */\n"
         texts.append(text)
         primitives += [p for p in used if p not in primitives]
     if primitives:

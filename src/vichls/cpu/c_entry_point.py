@@ -6,7 +6,7 @@ follow the new names, and a new public `func.func @k` for the top kernel `k` is 
 takes every scalar parameter in its container width (the width of `ScalarType.dtype`:
 `int_(12)` → i16, `bool_` → i8), truncates it to the kernel width, calls the kernel, and
 extends the result back to its container width (sign-extended for signed return types,
-zero-extended otherwise). Array parameters pass through unchanged.
+zero-extended otherwise). Array and stream parameters pass through unchanged.
 
 Why: LLVM leaves the bits above an odd-width integer (i12, i1) undefined at a call
 boundary, so a C caller (ctypes, or user code linking the object file) cannot pass or
@@ -56,13 +56,15 @@ class AddCEntryPoint(ModulePass):
 
         arg_types = []
         for param, ir_type in zip(sig.params, kernel.function_type.inputs.data):
-            arg_types.append(ir_type if param.is_array else IntegerType(container_width(param.type)))
+            passed_whole = param.is_array or param.is_stream
+            arg_types.append(ir_type if passed_whole else IntegerType(container_width(param.type)))
         result_types = [] if sig.ret is None else [IntegerType(container_width(sig.ret))]
 
         body = Block(arg_types=arg_types)
         call_args: list[SSAValue] = []
         for param, arg in zip(sig.params, body.args):
-            if not param.is_array and param.type.width != container_width(param.type):
+            if not param.is_array and not param.is_stream \
+                    and param.type.width != container_width(param.type):
                 narrowed = arith.TruncIOp(arg, IntegerType(param.type.width))
                 body.add_op(narrowed)
                 call_args.append(narrowed.result)

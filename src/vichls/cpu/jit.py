@@ -9,6 +9,12 @@ reference does.
 
 ABI (see vichls.cpu.c_entry_point): the symbol named after the top kernel takes a pointer
 per array and every scalar in its numpy container type, and returns the container type.
+A kernel with streams (vichls.cpu.lower_streams) takes a pointer to an i64 ring buffer per
+stream parameter and, last, a pointer to an i64 status word; the call wrapper packs each
+`vichls.Stream` argument into a buffer (one buffer for a stream passed twice), unpacks the
+elements left in it afterwards into the same `Stream`, and raises the error of the failing
+get or put the status names, after applying what the kernel did up to there, as the Python
+reference does.
 
 The machine code targets the host CPU (its name and features), so an object file written
 by `object_code()` runs on CPUs like the one that compiled it.
@@ -22,6 +28,8 @@ from __future__ import annotations
 
 import ctypes
 import functools
+
+import numpy as np
 
 import llvmlite.binding as llvm_binding
 from xdsl.backend.llvm.convert import convert_module
@@ -37,14 +45,27 @@ from vichls.cpu.errors import CpuError, unsupported
 from vichls.cpu.func_to_llvm import FuncToLlvm
 from vichls.cpu.index_to_i64 import IndexToI64
 from vichls.cpu.lower_affine import LowerAffineForCpu
+from vichls.cpu.lower_streams import (
+    DEFAULT_CAPACITY,
+    ENTRY_PUT_BOUNDS_ATTR,
+    HEADER_WORDS,
+    MAX_STATIC_CAPACITY,
+    SITES_ATTR,
+    LowerStreams,
+)
+from vichls.cpu.stream_put_bounds import AnnotateStreamPutBounds
 from vichls.cpu.memref_to_llvm import MemrefToLlvm
 from vichls.cpu.scf_to_cf import ScfToCf
+from vichls.frontend.reference import StreamUnderflowError
 from vichls.signature import KernelSignature, check_call_args, signature_of, top_function
+from vichls.types import Stream
 
 LOWERING_PIPELINE: tuple[type[ModulePass], ...] = (
     AddCEntryPoint,
+    AnnotateStreamPutBounds,
     LowerAffineForCpu,
     ScfToCf,
+    LowerStreams,
     MemrefToLlvm,
     IndexToI64,
     ArithToLlvm,
@@ -110,6 +131,56 @@ def _ctype(t) -> type:
     return _CTYPES_INT[(t.dtype.itemsize * 8, t.dtype.kind == "i")]
 
 
+class StreamOverflowError(CpuError):
+    """A put found its stream's CPU ring buffer full. The reference's streams are unbounded;
+    the CPU's hold every element ever put where the IR bounds the puts, else
+    `DEFAULT_CAPACITY` pending elements."""
+
+
+class _StreamBuffer:
+    """The i64 ring buffer of one Stream argument: header [head, tail, mask], then slots."""
+
+    def __init__(self, stream: Stream):
+        self.stream = stream
+        self.put_bound: int | None = 0
+
+    def add_puts(self, bound: int) -> None:
+        if self.put_bound is not None:
+            self.put_bound = None if bound < 0 else self.put_bound + min(bound, MAX_STATIC_CAPACITY)
+
+    def pack(self) -> np.ndarray:
+        items = [v - (1 << 64) if v >= 1 << 63 else v for v in self.stream]
+        need = len(items) + (DEFAULT_CAPACITY if self.put_bound is None else self.put_bound)
+        capacity = 1
+        while capacity < need:
+            capacity *= 2
+        self.words = np.empty(HEADER_WORDS + capacity, dtype=np.int64)
+        self.words[:HEADER_WORDS] = (0, len(items), capacity - 1)
+        self.words[HEADER_WORDS:HEADER_WORDS + len(items)] = np.array(items, dtype=np.int64)
+        return self.words
+
+    def unpack(self) -> None:
+        """Make the Stream hold what the kernel left in the buffer (wrapped to its type)."""
+        head, tail, mask = (int(w) for w in self.words[:HEADER_WORDS])
+        positions = HEADER_WORDS + (np.arange(head, tail, dtype=np.int64) & mask)
+        for _ in range(len(self.stream)):
+            self.stream.get()
+        for value in self.words[positions].tolist():
+            self.stream.put(value)
+
+
+def _site_error(site: dict) -> Exception:
+    where = (site["file"], site["line"], site["col"])
+    if site["kind"] == "get":
+        return StreamUnderflowError(site["stream"], *where)
+    capacity = site["capacity"]
+    size = f"of {capacity} elements" if capacity > 0 else "(sized by its caller)"
+    return StreamOverflowError(
+        f"put() to the stream '{site['stream']}' overflows its CPU buffer {size}: more "
+        "elements wait in it than the CPU back end holds (the Python reference's streams "
+        "are unbounded)", *where)
+
+
 class CpuModule:
     """A kernel compiled for the host CPU: call it like the Python kernel."""
 
@@ -119,6 +190,8 @@ class CpuModule:
         optimised: llvm_binding.ModuleRef,
         machine: llvm_binding.TargetMachine,
         opt_level: int,
+        stream_sites: list[dict] | None = None,
+        entry_put_bounds: list[int] | None = None,
     ):
         self.signature = signature
         self.llvm_ir = str(optimised)
@@ -129,7 +202,13 @@ class CpuModule:
         address = self._engine.get_function_address(signature.name)
         if not address:
             raise CpuError(f"cpu back end: the JIT did not produce symbol {signature.name!r}")
-        arg_types = [ctypes.c_void_p if p.is_array else _ctype(p.scalar) for p in signature.params]
+        arg_types = [ctypes.c_void_p if p.is_array or p.is_stream else _ctype(p.scalar)
+                     for p in signature.params]
+        # a module with streams takes their status word last
+        self._stream_sites = stream_sites
+        if stream_sites is not None:
+            arg_types.append(ctypes.c_void_p)
+        self._put_bounds = entry_put_bounds or [0] * len(signature.params)
         result_type = None if signature.ret is None else _ctype(signature.ret)
         self._function = ctypes.CFUNCTYPE(result_type, *arg_types)(address)
         self._array_flags = [p.is_array for p in signature.params]
@@ -141,11 +220,36 @@ class CpuModule:
 
     def __call__(self, *args):
         checked = check_call_args(self.signature, args)
-        raw = [a.ctypes.data if is_array else a for a, is_array in zip(checked, self._array_flags)]
-        result = self._function(*raw)
+        if self._stream_sites is None:
+            raw = [a.ctypes.data if is_array else a
+                   for a, is_array in zip(checked, self._array_flags)]
+            result = self._function(*raw)
+        else:
+            result = self._call_with_streams(checked)
         if self.signature.ret is None:
             return None
         return self.signature.ret.wrap(int(result))
+
+    def _call_with_streams(self, checked: list):
+        buffers: dict[int, _StreamBuffer] = {}  # by id: a stream passed twice is one buffer
+        for a, p, bound in zip(checked, self.signature.params, self._put_bounds):
+            if p.is_stream:
+                buffers.setdefault(id(a), _StreamBuffer(a)).add_puts(bound)
+        words = {key: b.pack() for key, b in buffers.items()}
+        raw = []
+        for a, p in zip(checked, self.signature.params):
+            if p.is_stream:
+                raw.append(words[id(a)].ctypes.data)
+            else:
+                raw.append(a.ctypes.data if p.is_array else a)
+        status = np.zeros(1, dtype=np.int64)
+        raw.append(status.ctypes.data)
+        result = self._function(*raw)
+        for b in buffers.values():
+            b.unpack()
+        if status[0]:
+            raise _site_error(self._stream_sites[int(status[0]) - 1])
+        return result
 
     def __repr__(self) -> str:
         return f"<CpuModule {self.signature.name} -O{self.opt_level}>"
@@ -178,4 +282,8 @@ def compile_cpu(module: ModuleOp, *, opt_level: int = 3) -> CpuModule:
     parsed.data_layout = str(machine.target_data)
     if opt_level > 0:
         _optimise(parsed, machine, opt_level)
-    return CpuModule(signature, parsed, machine, opt_level)
+    sites = entry_bounds = None
+    if SITES_ATTR in lowered.attributes:
+        sites = [{k: v.data for k, v in d.data.items()} for d in lowered.attributes[SITES_ATTR]]
+        entry_bounds = [b.value.data for b in lowered.attributes[ENTRY_PUT_BOUNDS_ATTR]]
+    return CpuModule(signature, parsed, machine, opt_level, sites, entry_bounds)

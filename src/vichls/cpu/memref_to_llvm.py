@@ -11,10 +11,13 @@ What:
   (`((i0*d1 + i1)*d2 + i2)...`, no signed wrap since indices fit in 32 bits),
   `llvm.getelementptr inbounds`, and `llvm.load`/`llvm.store`.
 
+A 1-D `memref<?xiW>` function argument (a stream buffer, vichls.cpu.lower_streams) is a
+bare pointer too: its size is the caller's business.
+
 Storage: an element of IR type iW is stored in the container integer of its numpy dtype
 (`ScalarType.dtype`: i12 → i16, i1 → i8), so a store extends (signed element types
 sign-extend, unsigned and `bool_` zero-extend, as numpy holds them) and a load truncates.
-The signedness of an array argument comes from its function's `vichls.type` attribute; local
+The signedness of a memref argument comes from its `vichls.type` argument attribute; local
 arrays are never seen by numpy, and sign-extension is used for them.
 
 Assumes: loop-level IR after `lower_affine` (indices are `index` values, shapes are static,
@@ -33,8 +36,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from vichls.cpu.errors import unsupported
-from vichls.signature import signature_of
-from vichls.types import ScalarType
+from vichls.signature import TYPE_ATTR
+from vichls.types import ScalarType, parse_type_name
 
 _NO_SIGNED_WRAP = llvm.OverflowAttr((llvm.OverflowFlag.NO_SIGNED_WRAP,))
 
@@ -44,7 +47,8 @@ HEAP_THRESHOLD_BYTES = 64 * 1024
 def _element_width(op: Operation, mtype) -> int:
     if not isinstance(mtype, MemRefType) or not isinstance(mtype.element_type, IntegerType):
         raise unsupported(op, f"only memrefs of integers are supported, got {mtype}")
-    if any(d < 0 for d in mtype.get_shape()):
+    shape = mtype.get_shape()
+    if any(d < 0 for d in shape) and len(shape) != 1:  # 1-D `?`: a buffer of the caller's
         raise unsupported(op, f"only static shapes are supported, got {mtype}")
     return mtype.element_type.width.data
 
@@ -72,7 +76,6 @@ class MemrefToLlvm(ModulePass):
                 op.body.block.add_op(llvm.FuncOp(name, signature, linkage=llvm.LinkageAttr("external")))
 
     def _lower_function(self, f: func.FuncOp) -> None:
-        sig = signature_of(f)
         entry = f.body.blocks[0]
         # One i64 view per index value and one constant per extent, shared by all accesses
         # of the function (fewer ops to build here and to clean up in LLVM).
@@ -81,9 +84,13 @@ class MemrefToLlvm(ModulePass):
         self._extent_constants: dict[int, SSAValue] = {}
         # Per memref value: does a store sign-extend into the container?
         sign_extends: dict[SSAValue, bool] = {}
-        for arg, param in zip(entry.args, sig.params):
-            if param.is_array:
-                sign_extends[arg] = param.scalar.signed
+        arg_attrs = f.arg_attrs.data if f.arg_attrs is not None else ()
+        for arg, attrs in zip(entry.args, arg_attrs):
+            if isinstance(arg.type, MemRefType) and TYPE_ATTR in attrs.data:
+                sign_extends[arg] = parse_type_name(attrs.data[TYPE_ATTR].data).signed
+        for arg in entry.args:
+            if isinstance(arg.type, MemRefType):
+                sign_extends.setdefault(arg, True)
         allocas = [o for o in f.walk() if isinstance(o, memref.AllocaOp)]
         for alloca in allocas:
             sign_extends[alloca.memref] = True
@@ -173,7 +180,7 @@ class MemrefToLlvm(ModulePass):
     def _lower_alloca(self, op: memref.AllocaOp, entry: Block, returns: list[func.ReturnOp]) -> None:
         mtype = op.memref.type
         width = _element_width(op, mtype)
-        if op.operands:
+        if op.operands or any(d < 0 for d in mtype.get_shape()):
             raise unsupported(op, "dynamic allocas are not supported")
         count = 1
         for d in mtype.get_shape():

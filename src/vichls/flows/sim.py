@@ -4,6 +4,7 @@
     model = build_simulation([d1, d2, ...])                 # ONE simulator build for all
     results = model.run("vadd", calls=[(A, B, C, 3), ...])  # -> list[CallResult]
     many = model.run_many({"vadd": [...], "dot": [...]})    # ONE simulator process
+    rep = model.run_repeated("fir", (x, y, 5), times=10)   # back-to-back calls, overlapped
 
 Why this shape: CI simulates ~150 designs; a Verilator build per design, or Python work
 per simulated cycle, would blow the time budget. So all designs go into one generated
@@ -29,13 +30,31 @@ Values: array elements are numpy values of ``ScalarType.dtype``; ports carry W-b
 patterns, converted back with the element type's signedness. ``ap_return`` is read in the
 ap_done cycle and wrapped into the return type.
 
+Streams (ap_fifo parameters): a ``vichls.Stream`` argument is given to the design whole
+(an input stream's source holds every element it has; an output stream's sink starts
+empty) and is updated in place as the kernel's Python call does: the elements the design
+read are removed from the front, those it wrote appended. Sources and sinks hold up to
+``SimDesign(..., stream_capacity=)`` elements (default 65536); a design that writes more
+fails with a clear error rather than stalling. ``throttle=True`` (run, run_many, callable)
+makes them stall the design on a pseudo-random pattern, as slow neighbours would:
+results must not change. A design whose top declares a ``vichls_stalled`` wire is watched
+for deadlocks: when it stays high for ``DEADLOCK_CYCLES`` (1024) cycles, the call fails at
+once with a SimError that names the design and says, per stream, whether the input was
+empty (the kernel got more elements than the call gave) or the sink full.
+
+Repeated calls: ``run_repeated`` runs one call ``times`` times back to back in one
+simulation, raising ap_start again as soon as the design accepted a call (ap_ready), so
+a design that takes new inputs before it is done overlaps them; it reports each call's
+done edge and the cycles from the first start to the last done.
+
 Debugging: set ``VICHLS_SIM_KEEP=<folder>`` to keep each run's folder there (job, memory
 images, log, and with ``build_simulation(..., waves=True)`` the waveform ``dump.vcd``
 (Verilator) or ``vichls_sim_top.fst`` (Icarus)).
 
 Assumes the interface contract (docs/hardware-interface.md): the module is named after the
 kernel, ports are named after the parameters, an array uses ports ``<name>_*0`` and, if
-its ``<name>_address1`` port exists in the text, ``<name>_*1`` too.
+its ``<name>_address1`` port exists in the text, ``<name>_*1`` too; a stream parameter has
+direction "in" (``<name>_dout/_empty_n/_read``) or "out" (``<name>_din/_full_n/_write``).
 """
 
 from __future__ import annotations
@@ -51,7 +70,7 @@ import subprocess
 import tempfile
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
@@ -59,8 +78,11 @@ import numpy as np
 
 from vichls.errors import VichlsError
 from vichls.flows.sim_harness import (
+    DEADLOCK_CYCLES,
+    DEFAULT_STREAM_CAPACITY,
     HARNESS_TOP,
     LIBRARY,
+    STALLED_WIRE,
     Bank,
     HarnessDesign,
     Partition,
@@ -68,6 +90,8 @@ from vichls.flows.sim_harness import (
     harness_top,
     module_names,
     prefix_modules,
+    stream_file,
+    stream_params,
 )
 from vichls.flows.tools import (
     ToolError,
@@ -82,7 +106,9 @@ from vichls.types import ScalarType, address_width
 
 __all__ = [
     "CallResult",
+    "DEADLOCK_CYCLES",
     "Partition",
+    "RepeatedResult",
     "SimDesign",
     "SimError",
     "SimModel",
@@ -92,7 +118,7 @@ __all__ = [
 ]
 
 # Bumped when the harness or bench changes in a way the source hash would not show.
-_FLOW_VERSION = "1"
+_FLOW_VERSION = "2"
 _VERILATOR_FLAGS = ("-Wno-fatal", "-Wno-lint", "-Wno-style", "-Wno-MULTIDRIVEN")
 _BENCH_MODULE = "sim_bench"  # loaded as a top-level module: see sim_bench.py
 _WALL_TIMEOUT_S = 3600
@@ -111,6 +137,20 @@ class CallResult:
     ret: int | None  # the scalar returned (None for a kernel without return)
     arrays: dict[str, np.ndarray]  # every array argument after the call, by parameter name
     cycles: int  # rising edges from the start edge to the done edge
+    #: per stream parameter, the elements the call read from it (input) or wrote to it
+    #: (output), as values of its element type
+    streams: dict[str, list[int]] = field(default_factory=dict)
+
+
+@dataclass
+class RepeatedResult:
+    """The result of ``SimModel.run_repeated``: ``times`` calls back to back."""
+
+    ret: int | None  # what the last call returned
+    arrays: dict[str, np.ndarray]  # every array argument after the last call
+    streams: dict[str, list[int]]  # per stream, the elements all the calls read or wrote
+    cycles: int  # rising edges from the first start edge to the last done edge
+    done_edges: list[int]  # each call's done edge, counted from the first start edge
 
 
 class SimDesign:
@@ -118,7 +158,11 @@ class SimDesign:
 
     ``name`` (default: the signature's name) identifies it in ``SimModel.run``; give
     distinct names to two designs of the same kernel. ``partitions`` maps an array
-    parameter to its ``Partition`` when the design splits it into banks."""
+    parameter to its ``Partition`` when the design splits it into banks.
+    ``stream_capacity`` is the number of elements each stream source and sink of the
+    harness holds (a build parameter: memory of the model; a call that gives or writes
+    more fails with a clear error). ``watch_stalled`` says whether the top module declares
+    ``vichls_stalled``, which the harness then watches for deadlocks."""
 
     def __init__(
         self,
@@ -126,11 +170,22 @@ class SimDesign:
         signature: KernelSignature,
         name: str | None = None,
         partitions: Mapping[str, Partition] | None = None,
+        stream_capacity: int = DEFAULT_STREAM_CAPACITY,
     ):
         self.verilog = verilog
         self.signature = signature
         self.name = name or signature.name
         self.partitions = dict(partitions or {})
+        self.stream_capacity = int(stream_capacity)
+        if not 1 <= self.stream_capacity <= 1 << 24:
+            raise ValueError(f"design {self.name!r}: stream_capacity must be from 1 to 2**24, "
+                             f"got {stream_capacity}")
+        for p in signature.params:
+            if p.is_stream and p.direction not in ("in", "out"):
+                raise SimError(
+                    f"design {self.name!r}: stream parameter {p.name!r} has direction "
+                    f"{p.direction!r}; the simulation needs 'in' (the kernel gets from it) or "
+                    f"'out' (it puts to it)")
         if signature.name not in module_names(verilog):
             raise SimError(
                 f"design {self.name!r}: the Verilog defines no module named {signature.name!r} "
@@ -148,6 +203,9 @@ class SimDesign:
                 port = p.name if part is None else f"{p.name}_0"
                 dual = re.search(rf"\b{re.escape(port)}_address1\b", top_text) is not None
                 self.banks += banks_of(p, part, dual)
+        # a design that can wait on streams says when it waits, for the deadlock detector
+        self.watch_stalled = re.search(
+            rf"\b(?:wire|reg|logic)\b[^;]*\b{STALLED_WIRE}\b", top_text) is not None
         expected = self.expected_ports()
         missing = [port for port in expected if not re.search(rf"\b{port}\b", top_text)]
         if missing:
@@ -172,7 +230,15 @@ class SimDesign:
         ports = {name: 1 for name in ("ap_clk", "ap_rst", "ap_start", "ap_done", "ap_idle", "ap_ready")}
         if self.signature.ret is not None:
             ports["ap_return"] = self.signature.ret.width
-        ports.update({p.name: p.scalar.width for p in self.signature.params if not p.is_array})
+        for p in self.signature.params:
+            if p.is_stream and p.direction == "in":
+                ports.update({f"{p.name}_dout": p.scalar.width, f"{p.name}_empty_n": 1,
+                              f"{p.name}_read": 1})
+            elif p.is_stream:
+                ports.update({f"{p.name}_din": p.scalar.width, f"{p.name}_full_n": 1,
+                              f"{p.name}_write": 1})
+            elif not p.is_array:
+                ports[p.name] = p.scalar.width
         for bank in self.banks:
             w = bank.element.width
             for k in range(2 if bank.dual else 1):
@@ -241,23 +307,97 @@ class SimModel:
         self.build_seconds = 0.0
         self.last_stats: dict[str, float] = {}
 
-    def run(self, name: str, calls: Sequence[Sequence], max_cycles: int = 1_000_000) -> list[CallResult]:
+    def run(
+        self, name: str, calls: Sequence[Sequence], max_cycles: int = 1_000_000, throttle: bool = False
+    ) -> list[CallResult]:
         """Simulate the calls of design ``name`` in order; one CallResult per call."""
-        return self.run_many({name: calls}, max_cycles=max_cycles)[name]
+        return self.run_many({name: calls}, max_cycles=max_cycles, throttle=throttle)[name]
 
     def run_many(
         self,
         calls_by_name: Mapping[str, Sequence[Sequence]],
         max_cycles: int = 1_000_000,
         raise_errors: bool = True,
+        throttle: bool = False,
     ) -> dict[str, list[CallResult] | SimError]:
         """Simulate the calls of several designs in one simulator process (the designs
         concurrently, each design's calls in order). A design that fails stops its own
         calls only; then this raises SimError naming every design that failed, or, with
-        ``raise_errors=False``, returns that design's SimError in place of its results."""
+        ``raise_errors=False``, returns that design's SimError in place of its results.
+
+        Arrays come back in the results (the arguments are not changed); ``vichls.Stream``
+        arguments are updated in place as the kernel's Python call does (the elements read
+        are removed, those written appended), once every call of the design succeeded. A
+        stream may be passed to several calls of one design (a later call sees what an
+        earlier one left or put), not to two designs. ``throttle=True`` makes the stream
+        sources and sinks stall the designs on a pseudo-random pattern: results must not
+        change, cycles do."""
+        runs = {name: [(args, 1) for args in calls] for name, calls in calls_by_name.items()}
+        raw = self._simulate(runs, max_cycles, raise_errors, throttle)
+        out: dict[str, list[CallResult] | SimError] = {}
+        for name, outcome in raw.items():
+            if isinstance(outcome, SimError):
+                out[name] = outcome
+                continue
+            out[name] = [
+                CallResult(ret=ret, arrays=arrays, cycles=int(res["cycles"]), streams=streams)
+                for args, res in outcome
+                for ret, arrays, streams in [self._decode(name, args, res)]
+            ]
+        return out
+
+    def run_repeated(
+        self, name: str, args: Sequence, times: int, max_cycles: int = 1_000_000, throttle: bool = False
+    ) -> RepeatedResult:
+        """Run ``times`` calls of design ``name`` back to back in one simulation, with the
+        same scalar and array arguments: ``ap_start`` stays high until the design has
+        accepted every call (an edge with ap_ready), so a design whose ap_ready comes
+        before its ap_done overlaps consecutive calls. Arrays are loaded once before the
+        first call and dumped after the last; streams carry the data of all calls in order
+        (input streams are updated in place as by ``run``). ``max_cycles`` bounds the whole
+        run. Cycles count from the first start edge to the last done edge."""
+        if int(times) < 1:
+            raise ValueError(f"run_repeated needs times >= 1, got {times}")
+        raw = self._simulate({name: [(args, int(times))]}, max_cycles, True, throttle)
+        ((normal, res),) = raw[name]
+        ret, arrays, streams = self._decode(name, normal, res)
+        edges = [int(e) for e in res["done_edges"]]
+        if len(edges) != int(times):
+            raise SimError(f"internal error: {len(edges)} done edges recorded for {times} calls")
+        return RepeatedResult(ret=ret, arrays=arrays, streams=streams, cycles=int(res["cycles"]),
+                              done_edges=edges)
+
+    def callable(self, name: str, max_cycles: int = 1_000_000, throttle: bool = False) -> Callable:
+        """Design ``name`` as a function called like its kernel: ``f(*args)`` checks the
+        arguments, updates the arrays and streams in place and returns the scalar (or
+        None); the cycles of the last call are in ``f.last_cycles``. Each call is one
+        simulator run."""
+        signature = self.designs[name].signature
+
+        def call(*args):
+            normal = check_call_args(signature, args)
+            (result,) = self.run(name, [tuple(normal)], max_cycles=max_cycles, throttle=throttle)
+            for prm, a in zip(signature.params, normal):
+                if prm.is_array:
+                    np.copyto(a, result.arrays[prm.name])
+            call.last_cycles = result.cycles
+            return result.ret
+
+        call.last_cycles = None
+        call.model = self
+        call.signature = signature
+        call.__name__ = name
+        return call
+
+    def _simulate(
+        self, runs_by_name: Mapping[str, list[tuple[Sequence, int]]], max_cycles: int,
+        raise_errors: bool, throttle: bool,
+    ) -> dict[str, list[tuple[list, dict]] | SimError]:
+        """Run the job; per design, the (validated arguments, raw result) of each run, or
+        its SimError. Applies the runs' stream effects to the Stream arguments."""
         if max_cycles < 1:
             raise ValueError("max_cycles must be at least 1")
-        job, normal_args = self._job(calls_by_name, max_cycles)
+        job, normal_args = self._job(runs_by_name, max_cycles, throttle)
         with tempfile.TemporaryDirectory(prefix="vichls-simrun-") as tmp:
             work = Path(tmp)
             (work / "job.json").write_text(json.dumps(job))
@@ -272,7 +412,7 @@ class SimModel:
             results_path = work / "results.json"
             if not results_path.exists():
                 raise SimError(
-                    f"the {self.simulator} simulation of {_design_list(calls_by_name)} stopped "
+                    f"the {self.simulator} simulation of {_design_list(runs_by_name)} stopped "
                     f"without results (the simulator crashed, or ran longer than "
                     f"{_WALL_TIMEOUT_S} s); set VICHLS_SIM_KEEP=<folder> to keep the run's "
                     f"folder and log. The log ends with:\n{_tail(log)}")
@@ -289,65 +429,67 @@ class SimModel:
         errors = {name: r["error"] for name, r in results["designs"].items() if r["error"]}
         if errors and raise_errors:
             raise SimError("\n".join(errors.values()))
-        out: dict[str, list[CallResult] | SimError] = {}
-        for name in calls_by_name:
+        out: dict[str, list[tuple[list, dict]] | SimError] = {}
+        for name in runs_by_name:
             if name in errors:
                 out[name] = SimError(errors[name])
                 continue
-            d = self.designs[name]
-            sig = d.signature
-            out[name] = []
-            for args, res in zip(normal_args[name], results["designs"][name]["calls"]):
-                arrays = {prm.name: a.copy() for prm, a in zip(sig.params, args) if prm.is_array}
-                for bank, image in zip(d.banks, res["images"]):
-                    flat = arrays[bank.param].reshape(-1)
-                    valid = bank.index >= 0
-                    try:
-                        words = read_image(image, bank.words)
-                    except UndefinedValue as e:
-                        raise SimError(
-                            f"design {name!r} wrote an undefined (x/z) value into array "
-                            f"{bank.param!r} (memory line {str(e)!r})"
-                        ) from None
-                    flat[bank.index[valid]] = from_patterns(words[valid], bank.element)
-                ret = None if sig.ret is None else sig.ret.wrap(res["ret"])
-                out[name].append(CallResult(ret=ret, arrays=arrays, cycles=int(res["cycles"])))
+            out[name] = list(zip(normal_args[name], results["designs"][name]["calls"]))
+            self._apply_stream_effects(name, out[name])
         return out
 
-    def callable(self, name: str, max_cycles: int = 1_000_000) -> Callable:
-        """Design ``name`` as a function called like its kernel: ``f(*args)`` checks the
-        arguments, updates the arrays in place and returns the scalar (or None); the
-        cycles of the last call are in ``f.last_cycles``. Each call is one simulator run."""
-        signature = self.designs[name].signature
+    def _decode(self, name: str, args: list, res: dict):
+        """The return value, arrays and stream elements of one raw run result."""
+        d = self.designs[name]
+        sig = d.signature
+        arrays = {prm.name: a.copy() for prm, a in zip(sig.params, args) if prm.is_array}
+        for bank, image in zip(d.banks, res["images"]):
+            flat = arrays[bank.param].reshape(-1)
+            valid = bank.index >= 0
+            try:
+                words = read_image(image, bank.words)
+            except UndefinedValue as e:
+                raise SimError(
+                    f"design {name!r} wrote an undefined (x/z) value into array "
+                    f"{bank.param!r} (memory line {str(e)!r})"
+                ) from None
+            flat[bank.index[valid]] = from_patterns(words[valid], bank.element)
+        streams = {
+            prm.name: [prm.scalar.wrap(v) for v in patterns]
+            for prm, patterns in zip(stream_params(sig), res["streams"])
+        }
+        ret = None if sig.ret is None else sig.ret.wrap(res["ret"])
+        return ret, arrays, streams
 
-        def call(*args):
-            normal = check_call_args(signature, args)
-            (result,) = self.run(name, [tuple(normal)], max_cycles=max_cycles)
-            for prm, a in zip(signature.params, normal):
-                if prm.is_array:
-                    np.copyto(a, result.arrays[prm.name])
-            call.last_cycles = result.cycles
-            return result.ret
+    def _apply_stream_effects(self, name: str, runs: list[tuple[list, dict]]) -> None:
+        """Update the Stream arguments as the kernel's Python calls would: each run takes
+        the elements it read from the front of an input stream and appends those it wrote."""
+        sig = self.designs[name].signature
+        for args, res in runs:
+            streams = [a for prm, a in zip(sig.params, args) if prm.is_stream]
+            for prm, stream, patterns in zip(stream_params(sig), streams, res["streams"]):
+                for v in patterns:
+                    if prm.direction == "in":
+                        stream.get()
+                    else:
+                        stream.put(prm.scalar.wrap(v))
 
-        call.last_cycles = None
-        call.model = self
-        call.signature = signature
-        call.__name__ = name
-        return call
-
-    def _job(self, calls_by_name, max_cycles) -> tuple[dict, dict[str, list[list]]]:
-        """The job file's content, and the validated arguments of every call."""
+    def _job(self, runs_by_name, max_cycles, throttle) -> tuple[dict, dict[str, list[list]]]:
+        """The job file's content, and the validated arguments of every run."""
         metas = []
         normal_args: dict[str, list[list]] = {}
-        for name, calls in calls_by_name.items():
+        owner: dict[int, str] = {}  # id of a Stream argument -> the design that uses it
+        for name, runs in runs_by_name.items():
             if name not in self.designs:
                 raise KeyError(f"no design named {name!r} in this simulation (have {sorted(self.designs)})")
             d = self.designs[name]
             p = self._prefix[name]
             sig = d.signature
-            normal_args[name] = [check_call_args(sig, args) for args in calls]
+            normal_args[name] = [check_call_args(sig, args) for args, _ in runs]
+            streams = stream_params(sig)
+            stream_values: dict[str, list[int]] = {}
             job_calls = []
-            for args in normal_args[name]:
+            for args, (_, times) in zip(normal_args[name], runs):
                 by_name = {prm.name: a for prm, a in zip(sig.params, args)}
                 images = []
                 for bank in d.banks:
@@ -357,23 +499,47 @@ class SimModel:
                     words[valid] = to_patterns(flat[bank.index[valid]], bank.element)
                     images.append(write_image(words))
                 scalars = {
-                    prm.name: by_name[prm.name] & prm.scalar.mask for prm in sig.params if not prm.is_array
+                    prm.name: by_name[prm.name] & prm.scalar.mask
+                    for prm in sig.params if not prm.is_array and not prm.is_stream
                 }
-                job_calls.append({"scalars": scalars, "images": images})
+                sids = []
+                for prm in streams:
+                    stream = by_name[prm.name]
+                    sid = str(id(stream))
+                    if owner.setdefault(id(stream), name) != name:
+                        raise ValueError(
+                            f"one vichls.Stream is passed to designs {owner[id(stream)]!r} and "
+                            f"{name!r}, which run concurrently: give each design its own")
+                    if sid in sids:
+                        raise ValueError(
+                            f"{sig.name}(): one vichls.Stream is passed as two stream "
+                            f"parameters; the simulation needs distinct streams")
+                    sids.append(sid)
+                    stream_values.setdefault(sid, [v & prm.scalar.mask for v in stream])
+                job_calls.append({"scalars": scalars, "images": images, "times": int(times),
+                                  "streams": sids})
             metas.append(
                 {
                     "prefix": p,
                     "name": name,
                     "has_ret": sig.ret is not None,
-                    "scalars": [prm.name for prm in sig.params if not prm.is_array],
+                    "scalars": [prm.name for prm in sig.params if not prm.is_array and not prm.is_stream],
                     "banks": [
                         {"param": b.param, "port": b.port, "file": f"{p}_{b.port}.hex", "words": b.words}
                         for b in d.banks
                     ],
+                    "streams": [
+                        {"param": prm.name, "dir": prm.direction, "file": stream_file(p, prm.name)}
+                        for prm in streams
+                    ],
+                    "stream_values": stream_values,
+                    "stream_capacity": d.stream_capacity,
+                    "throttle": bool(throttle),
                     "calls": job_calls,
                 }
             )
-        return {"max_cycles": int(max_cycles), "designs": metas}, normal_args
+        job = {"max_cycles": int(max_cycles), "deadlock_cycles": DEADLOCK_CYCLES, "designs": metas}
+        return job, normal_args
 
     def _launch(self, work: Path) -> str:
         runner = _runner(self.simulator)
@@ -555,7 +721,8 @@ def _sources(designs: list[SimDesign]) -> tuple[dict[str, str], list[str]]:
     hdesigns = []
     for d, p in zip(designs, prefixes):
         files[f"{p}.v"] = prefix_modules(d.verilog, p) + "\n`resetall\n"
-        hdesigns.append(HarnessDesign(p, f"{p}_{d.signature.name}", d.signature, tuple(d.banks)))
+        hdesigns.append(HarnessDesign(p, f"{p}_{d.signature.name}", d.signature, tuple(d.banks),
+                                      d.watch_stalled, d.stream_capacity))
     files["vichls_sim_lib.v"] = LIBRARY
     files[f"{HARNESS_TOP}.v"] = harness_top(hdesigns)
     files["vichls_sim_public.vlt"] = (
@@ -690,8 +857,11 @@ def sim_callable(
     cache_dir: str | Path | None = None,
     max_cycles: int = 1_000_000,
     partitions: Mapping[str, Partition] | None = None,
+    throttle: bool = False,
+    stream_capacity: int = DEFAULT_STREAM_CAPACITY,
 ) -> Callable:
     """A function that calls the simulated design like the kernel (see
     ``SimModel.callable``). Builds the simulation of this one design now (cached)."""
-    model = build_simulation([SimDesign(verilog, signature, partitions=partitions)], simulator, cache_dir)
-    return model.callable(signature.name, max_cycles=max_cycles)
+    design = SimDesign(verilog, signature, partitions=partitions, stream_capacity=stream_capacity)
+    model = build_simulation([design], simulator, cache_dir)
+    return model.callable(signature.name, max_cycles=max_cycles, throttle=throttle)

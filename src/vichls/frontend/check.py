@@ -7,6 +7,12 @@ on assignment, ``bool_`` comparisons, loop variables ``int32`` unless their boun
 more) and rejects everything the language does not allow with a ``KernelError`` naming
 file, line and column. Constant expressions of literals and module constants fold to
 literals with Python's arbitrary-precision meaning before they meet a type.
+
+Streams (``stream[T, depth]``) are parameters or top-level locals used only through
+``s.get()`` and ``s.put(e)`` and as arguments of called kernels; every other use is refused
+here, so the walkers only ever see ``StreamGet``/``StreamPut``/``InitStream`` and stream
+symbols passed whole to calls. A stream parameter's direction ("in" when got from, "out"
+when put to, counting the uses of the kernels it is passed to) is decided here too.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from vichls.frontend import tree as T
 from vichls.types import (
     ArrayType,
     ScalarType,
+    StreamType,
     bool_,
     common_type,
     int32,
@@ -27,6 +34,7 @@ from vichls.types import (
     int_,
     uint_,
 )
+from vichls.types import stream as _stream_types
 
 _BINOPS = {
     ast.Add: "add",
@@ -111,6 +119,7 @@ class Checker:
         self.callees: list = []
         self.uids: set[str] = set()
         self.loop_depth = 0
+        self.if_depth = 0
         self.ret: Optional[ScalarType] = None
 
     # -- locations and errors ------------------------------------------------------------
@@ -143,8 +152,8 @@ class Checker:
     def declare(self, node, name: str, kind: str, ty) -> T.Sym:
         if name in _RESERVED:
             raise self.error(node, f"'{name}' cannot be used as a variable name")
-        sym = T.Sym(name, kind, ty, self.new_uid(name))
-        if kind in ("local", "local_array"):
+        sym = T.Sym(name, kind, ty, self.new_uid(name), loc=self.loc(node))
+        if kind in ("local", "local_array", "local_stream"):
             self.locals.append(sym)
             self.scopes[0][name] = sym  # Python locals are function-wide
         else:
@@ -186,9 +195,14 @@ class Checker:
         return None
 
     def eval_type(self, node: ast.AST):
-        """A type annotation: ``int32``, ``vichls.uint8``, ``int_(12)``, ``int32[N, M]``."""
+        """A type annotation: ``int32``, ``vichls.uint8``, ``int_(12)``, ``int32[N, M]``,
+        ``stream[int32]``, ``vichls.stream[int32, 4]``."""
+        if isinstance(node, ast.Subscript) and self.type_callee(node.value) is _stream_types:
+            return self.stream_type(node)
         if isinstance(node, ast.Subscript):
             elem = self.eval_type(node.value)
+            if isinstance(elem, StreamType):
+                raise self.error(node, "arrays of streams are not supported")
             if not isinstance(elem, ScalarType):
                 raise self.error(node, "array element type must be a scalar type")
             dims_node = node.slice
@@ -214,12 +228,94 @@ class Checker:
                 return f(w)
         if isinstance(node, (ast.Name, ast.Attribute)):
             v = self.resolve_global_expr(node)
-            if isinstance(v, ScalarType):
+            if isinstance(v, (ScalarType, StreamType)):
                 return v
+            if v is _stream_types:
+                raise self.error(node, "a stream type names its element type: stream[int32] "
+                                       "or stream[int32, depth]")
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             raise self.error(node, "string annotations are not supported; write the type itself")
         raise self.error(node, "not a kernel type (expected int8..int64, uint8..uint64, bool_, "
                                "int_(w), uint_(w), or an array of one such as int32[N, M])")
+
+    def stream_type(self, node: ast.Subscript) -> StreamType:
+        """``stream[T]`` / ``stream[T, depth]`` (depth a positive constant, 2 by default)."""
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if len(parts) not in (1, 2):
+            raise self.error(node, "a stream type is stream[T] or stream[T, depth]")
+        elem = self.eval_type(parts[0])
+        if not isinstance(elem, ScalarType):
+            raise self.error(parts[0], "a stream holds scalars (streams of arrays or of "
+                                       "streams are not supported)")
+        depth = 2
+        if len(parts) == 2:
+            depth = self.const_int(parts[1])
+            if depth is None or depth < 1:
+                raise self.error(parts[1], "a stream's depth must be a positive constant")
+        return StreamType(elem, depth)
+
+    def stream_constructor(self, node: ast.AST) -> Optional[StreamType]:
+        """The type of ``stream[T, depth]()`` (a new local stream), or None if ``node`` is
+        not a call of a stream type."""
+        if not isinstance(node, ast.Call):
+            return None
+        f = node.func
+        if isinstance(f, ast.Subscript) and self.type_callee(f.value) is _stream_types:
+            ty = self.stream_type(f)
+        elif isinstance(f, (ast.Name, ast.Attribute)) and \
+                isinstance(self.type_callee(f), StreamType):
+            ty = self.type_callee(f)
+        else:
+            return None
+        if node.args or node.keywords:
+            raise self.error(node, "a local stream starts empty: write stream[T, depth]()")
+        return ty
+
+    def declare_stream(self, s: ast.stmt, target: ast.Name, ty: StreamType) -> list[T.Stmt]:
+        if self.loop_depth or self.if_depth or len(self.scopes) > 1:
+            raise self.error(s, "declare local streams at the top level of the kernel body, "
+                                "not inside a loop or an if")
+        sym = self.declare(target, target.id, "local_stream", ty)
+        return [T.InitStream(self.loc(s), sym)]
+
+    def stream_method(self, node: ast.AST) -> Optional[tuple[T.Sym, str]]:
+        """(stream symbol, method name) if ``node`` is a call ``s.method(...)`` of a stream."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)):
+            return None
+        sym = self.lookup(node.func.value.id)
+        if sym is None or not sym.is_stream:
+            return None
+        method = node.func.attr
+        if method not in ("get", "put"):
+            raise self.error(node, f"streams have get() and put(value) only, not {method}()")
+        if node.keywords:
+            raise self.error(node, f"{method}() takes no keyword arguments")
+        return sym, method
+
+    def use_stream(self, sym: T.Sym, how: str, loc: T.Loc) -> None:
+        """Record that ``sym`` is got from (``how="get"``) or put to, for its direction."""
+        if how == "get" and sym.first_get is None:
+            sym.first_get = loc
+        if how == "put" and sym.first_put is None:
+            sym.first_put = loc
+
+    def check_stream_directions(self) -> None:
+        for p in self.params:
+            if not p.is_stream:
+                continue
+            if p.first_get is None and p.first_put is None:
+                raise KernelError(f"stream parameter '{p.name}' is never used: a stream "
+                                  "parameter is either got from (x.get()) or put to (x.put(v))",
+                                  p.loc.filename, p.loc.line, p.loc.col)
+            if p.first_get is not None and p.first_put is not None:
+                later = max(p.first_get, p.first_put, key=lambda l: (l.line, l.col))
+                first = p.first_put if later is p.first_get else p.first_get
+                raise KernelError(f"stream parameter '{p.name}' is both got from and put to "
+                                  f"(also at line {first.line}): a stream parameter is an "
+                                  "input (get) or an output (put), not both; use a local "
+                                  "stream to pass values within a kernel",
+                                  later.filename, later.line, later.col)
 
     def type_callee(self, node: ast.AST):
         if isinstance(node, (ast.Name, ast.Attribute)):
@@ -251,21 +347,24 @@ class Checker:
             if arg.annotation is None:
                 raise self.error(arg, f"parameter '{arg.arg}' needs a type annotation")
             ty = self.eval_type(arg.annotation)
-            kind = "array_param" if isinstance(ty, ArrayType) else "scalar_param"
+            kind = ("array_param" if isinstance(ty, ArrayType) else
+                    "stream_param" if isinstance(ty, StreamType) else "scalar_param")
             if self.lookup(arg.arg):
                 raise self.error(arg, f"duplicate parameter '{arg.arg}'")
             self.params.append(self.declare(arg, arg.arg, kind, ty))
         if fn.returns is not None and not (isinstance(fn.returns, ast.Constant)
                                            and fn.returns.value is None):
             rt = self.eval_type(fn.returns)
-            if isinstance(rt, ArrayType):
-                raise self.error(fn.returns, "a kernel returns nothing or one scalar, not an array")
+            if isinstance(rt, (ArrayType, StreamType)):
+                what = "an array" if isinstance(rt, ArrayType) else "a stream"
+                raise self.error(fn.returns, f"a kernel returns nothing or one scalar, not {what}")
             self.ret = rt
         body = list(fn.body)
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):
             body = body[1:]  # docstring
         stmts = self.block(body)
+        self.check_stream_directions()
         if self.ret is not None and not _always_returns(stmts):
             raise self.error(fn, f"kernel '{fn.name}' returns {self.ret!r} but can reach its "
                                  "end without a return statement")
@@ -304,7 +403,11 @@ class Checker:
             return [T.While(loc, cond, body)]
         if isinstance(s, ast.If):
             cond = self.truth(s.test)
-            return [T.If(loc, cond, self.block(s.body), self.block(s.orelse))]
+            self.if_depth += 1
+            try:
+                return [T.If(loc, cond, self.block(s.body), self.block(s.orelse))]
+            finally:
+                self.if_depth -= 1
         if isinstance(s, (ast.Break, ast.Continue)):
             if self.loop_depth == 0:
                 raise self.error(s, f"'{type(s).__name__.lower()}' outside a loop")
@@ -321,12 +424,18 @@ class Checker:
         if isinstance(s, ast.Expr):
             if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
                 return []  # a string statement is a comment
+            method = self.stream_method(s.value)
+            if method is not None and method[1] == "put":
+                return [self.stream_put(s.value, method[0])]
+            if method is not None:
+                return [T.Discard(loc, self.expr(s.value))]
             if isinstance(s.value, ast.Call):
                 call = self.kernel_call(s.value, want_value=False)
                 if call is not None:
                     return [T.CallStmt(loc, call)]
                 self.call(s.value)  # names the unsupported callee
-            raise self.error(s, "an expression statement must be a call to another @kernel")
+            raise self.error(s, "an expression statement must be a call to another @kernel, "
+                                "s.put(value) or s.get()")
         if isinstance(s, ast.Pass):
             return []
         raise self.error(s, f"'{_describe(s)}' is not supported in a kernel")
@@ -341,6 +450,14 @@ class Checker:
         ty = self.eval_type(s.annotation)
         if s.value is None:
             raise self.error(s, f"'{name}' needs an initial value")
+        if isinstance(ty, StreamType):
+            made = self.stream_constructor(s.value)
+            if made is None:
+                raise self.error(s.value, f"a local stream is made with {ty!r}(), as in "
+                                          f"'{name}: {ty!r} = {ty!r}()'")
+            if made != ty:
+                raise self.error(s.value, f"'{name}' is declared {ty!r} but made as {made!r}")
+            return self.declare_stream(s, s.target, ty)
         if isinstance(ty, ArrayType):
             v = self.const_int(s.value)
             if v is None:
@@ -362,6 +479,9 @@ class Checker:
                     raise self.error(target, f"'{target.id}' is used before it is assigned")
                 if self.is_global_name(target.id):
                     raise self.error(target, f"cannot assign to module-level name '{target.id}'")
+                made = self.stream_constructor(value_node)
+                if made is not None:
+                    return self.declare_stream(s, target, made)
                 value = self.expr(value_node)
                 ty = value.ty if isinstance(value, T.Expr) else _literal_type(value.value)
                 sym = self.declare(target, target.id, "local", ty)
@@ -371,6 +491,9 @@ class Checker:
             if sym.is_array:
                 raise self.error(target, f"cannot assign to array '{sym.name}' as a whole; "
                                          "assign its elements")
+            if sym.is_stream:
+                raise self.error(target, f"cannot assign to stream '{sym.name}': streams are "
+                                         "declared once and used with get() and put()")
             if sym.kind == "scalar_param":
                 sym.assigned = True
             rhs = self.expr(value_node)
@@ -381,9 +504,9 @@ class Checker:
             arr, indices = self.subscript(target)
             rhs = self.expr(value_node)
             if op is not None:
-                if any(T.contains(i, (T.CallExpr,)) for i in indices):
-                    raise self.error(target, "a kernel call inside the index of an augmented "
-                                             "assignment is not supported")
+                if any(T.contains(i, (T.CallExpr, T.StreamGet)) for i in indices):
+                    raise self.error(target, "a kernel call or a stream get() inside the index "
+                                             "of an augmented assignment is not supported")
                 cur = T.Load(arr.scalar, self.loc(target), arr, indices)
                 rhs = self.binary(s, op, cur, rhs)
             return [T.Store(loc, arr, indices, self.convert(rhs, arr.scalar, value_node))]
@@ -493,6 +616,10 @@ class Checker:
                 raise self.error(node, f"unknown name '{node.id}'")
             if sym.is_array:
                 raise self.error(node, f"array '{sym.name}' used as a value; index it")
+            if sym.is_stream:
+                raise self.error(node, f"stream '{sym.name}' used as a value: a stream is used "
+                                       f"only as {sym.name}.get(), {sym.name}.put(v) or as an "
+                                       "argument of a kernel call")
             return T.Read(sym.type, loc, sym)
         if isinstance(node, ast.Subscript):
             arr, indices = self.subscript(node)
@@ -531,8 +658,30 @@ class Checker:
             a, b = self.unify(self.expr(node.body), self.expr(node.orelse), node)
             return T.Cond(a.ty, loc, cond, a, b)
         if isinstance(node, ast.Call):
+            method = self.stream_method(node)
+            if method is not None:
+                sym, name = method
+                if name == "put":
+                    raise self.error(node, f"{sym.name}.put(v) gives no value; use it as a "
+                                           "statement")
+                if node.args:
+                    raise self.error(node, "get() takes no arguments")
+                self.use_stream(sym, "get", loc)
+                return T.StreamGet(sym.scalar, loc, sym)
             return self.call(node)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                (sym := self.lookup(node.value.id)) is not None and sym.is_stream:
+            raise self.error(node, f"stream '{sym.name}' is used only as {sym.name}.get() or "
+                                   f"{sym.name}.put(v)")
         raise self.error(node, f"'{_describe(node)}' is not supported in a kernel expression")
+
+    def stream_put(self, node: ast.Call, sym: T.Sym) -> T.StreamPut:
+        if len(node.args) != 1:
+            raise self.error(node, "put() takes one value")
+        value = self.convert(self.expr(node.args[0]), sym.scalar, node.args[0])
+        loc = self.loc(node)
+        self.use_stream(sym, "put", loc)
+        return T.StreamPut(loc, sym, value)
 
     def unify(self, a, b, node) -> tuple[T.Expr, T.Expr]:
         """Both operands converted to their common type."""
@@ -562,8 +711,8 @@ class Checker:
                      for i, op in enumerate(node.ops))
             return _Lit(int(ok), loc)
         if len(node.ops) > 1 and any(_contains_call_expr(o) for o in operands[1:-1]):
-            raise self.error(node, "a kernel call in the middle of a comparison chain is "
-                                   "not supported")
+            raise self.error(node, "a kernel call or a stream get() in the middle of a "
+                                   "comparison chain is not supported")
         result = None
         for i, op in enumerate(node.ops):
             a, b = self.unify(operands[i], operands[i + 1], node)
@@ -626,6 +775,17 @@ class Checker:
                                    f"got {len(node.args)}")
         args = []
         for p, a in zip(callee.params, node.args):
+            if p.is_stream:
+                sym = self.lookup(a.id) if isinstance(a, ast.Name) else None
+                if sym is None or not sym.is_stream:
+                    raise self.error(a, f"argument '{p.name}' of '{f.name}' must be a stream "
+                                        "variable")
+                if sym.scalar != p.scalar:
+                    raise self.error(a, f"argument '{p.name}' of '{f.name}' must be a stream "
+                                        f"of {p.scalar!r}, got {sym.type!r}")
+                self.use_stream(sym, "get" if p.direction == "in" else "put", self.loc(a))
+                args.append(sym)
+                continue
             if p.is_array:
                 sym = self.lookup(a.id) if isinstance(a, ast.Name) else None
                 if sym is None or not sym.is_array:
@@ -658,6 +818,9 @@ class Checker:
                 raise self.error(base, f"'{base.id}' is not a kernel array: globals other than "
                                        "int constants are not supported")
             raise self.error(base, f"unknown name '{base.id}'")
+        if sym.is_stream:
+            raise self.error(node, f"stream '{sym.name}' cannot be indexed; use "
+                                   f"{sym.name}.get()")
         if not sym.is_array:
             raise self.error(node, f"'{sym.name}' is a scalar and cannot be indexed")
         idx_nodes = []
@@ -726,4 +889,5 @@ def _always_returns(stmts: list[T.Stmt]) -> bool:
 
 
 def _contains_call_expr(e) -> bool:
-    return isinstance(e, T.Expr) and T.contains(e, (T.CallExpr,))
+    """Calls and stream gets have effects: they must not be evaluated twice."""
+    return isinstance(e, T.Expr) and T.contains(e, (T.CallExpr, T.StreamGet))

@@ -81,7 +81,8 @@ class Kernel:
     @property
     def signature(self) -> KernelSignature:
         t = self.tree()
-        return KernelSignature(t.name, tuple(Param(p.name, p.type) for p in t.params), t.ret)
+        return KernelSignature(t.name, tuple(Param(p.name, p.type, p.direction) for p in t.params),
+                               t.ret)
 
     # -- the golden reference ------------------------------------------------------------
     def reference(self):

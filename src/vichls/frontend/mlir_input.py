@@ -20,13 +20,15 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
 
+from vichls.dialects import stream as ir_stream
 from vichls.errors import VichlsError
 from vichls.signature import top_function
 
 
 def loop_level_context() -> Context:
     ctx = Context()
-    for d in (builtin.Builtin, func.Func, affine.Affine, scf.Scf, arith.Arith, memref.MemRef):
+    for d in (builtin.Builtin, func.Func, affine.Affine, scf.Scf, arith.Arith, memref.MemRef,
+              ir_stream.Stream):
         ctx.load_dialect(d)
     return ctx
 

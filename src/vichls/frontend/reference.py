@@ -8,6 +8,11 @@ zero, shift amounts at or above the width), and every array access checks its bo
 that an out-of-range index raises ``IndexError`` (negative indices included, which numpy
 would otherwise wrap).
 
+Stream parameters take ``vichls.Stream`` objects: ``get`` consumes their oldest element and
+``put`` appends, in place; local streams are new ``Stream`` objects. Streams are unbounded
+here (depth only matters in hardware); a ``get`` from an empty stream raises
+``StreamUnderflowError`` at the kernel's source position.
+
 ``bounded_reference(kernel, max_steps)`` is the same function with a budget of loop
 iterations (every iteration of every ``for`` and ``while``, callees included), for callers
 that must not hang on a kernel that never terminates (``vichls sim``, ``vichls fuzz``): it
@@ -23,7 +28,24 @@ import numpy as np
 
 from vichls.errors import VichlsError
 from vichls.frontend import tree as T
-from vichls.types import ArrayType, ScalarType
+from vichls.types import ArrayType, ScalarType, Stream, StreamEmptyError
+
+
+class StreamUnderflowError(VichlsError, StreamEmptyError):
+    """``get()`` from an empty stream: the sequential program would wait for ever (in
+    hardware, a deadlock). The same error on every sequential target (Python, CPU)."""
+
+    def __init__(self, stream_name: str, filename: str | None = None,
+                 line: int | None = None, col: int | None = None):
+        super().__init__(f"get() from the empty stream '{stream_name}': the kernel reads more "
+                         "elements than were put", filename, line, col)
+        self.stream_name = stream_name
+
+
+def _stream_get(s: Stream, name: str, filename: str, line: int, col: int) -> int:
+    if s.empty():
+        raise StreamUnderflowError(name, filename, line, col)
+    return s.get()
 
 
 class ReferenceStepLimit(VichlsError):
@@ -90,6 +112,8 @@ _HELPERS = {
     "_shl": _shl,
     "_shr": _shr,
     "_np": np,
+    "_sget": _stream_get,
+    "_Stream": Stream,
 }
 
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
@@ -101,7 +125,14 @@ class _Gen:
         self.kt = kt
         self.lines: list[str] = []
         self.callees: dict[str, object] = {}
+        self.stream_types: dict[str, object] = {}
         self.count_steps = count_steps  # spend one unit of the budget ``_b`` per iteration
+
+    def stream_type(self, sym: T.Sym) -> str:
+        """The name of a namespace entry holding the StreamType of a local stream."""
+        name = f"_st_{sym.uid}"
+        self.stream_types[name] = sym.type
+        return name
 
     def callee_name(self, k) -> str:
         name = f"_k_{k.name}"
@@ -155,6 +186,10 @@ class _Gen:
             return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.orelse)})"
         if isinstance(e, T.CallExpr):
             return self.call(e)
+        if isinstance(e, T.StreamGet):
+            loc = e.loc
+            return (f"_sget({e.stream.uid}, {e.stream.name!r}, {loc.filename!r}, {loc.line}, "
+                    f"{loc.col})")
         raise AssertionError(f"unknown expression {type(e).__name__}")
 
     def index(self, arr: T.Sym, indices: list[T.Expr]) -> str:
@@ -210,6 +245,12 @@ class _Gen:
             self.emit(depth, "return" if s.value is None else f"return {self.expr(s.value)}")
         elif isinstance(s, T.CallStmt):
             self.emit(depth, self.call(s.call))
+        elif isinstance(s, T.StreamPut):
+            self.emit(depth, f"{s.stream.uid}.put({self.expr(s.value)})")
+        elif isinstance(s, T.Discard):
+            self.emit(depth, self.expr(s.value))
+        elif isinstance(s, T.InitStream):
+            self.emit(depth, f"{s.stream.uid} = _Stream({self.stream_type(s.stream)})")
         else:
             raise AssertionError(f"unknown statement {type(s).__name__}")
 
@@ -217,7 +258,7 @@ class _Gen:
         kt = self.kt
         self.emit(0, f"def {kt.name}({', '.join(p.uid for p in kt.params)}):")
         for sym in kt.locals:
-            if not sym.is_array:
+            if not sym.is_array and not sym.is_stream:
                 self.emit(1, f"{sym.uid} = 0")
         self.block(kt.body, 1)
         return "\n".join(self.lines) + "\n"
@@ -231,7 +272,7 @@ def reference_source(kernel) -> str:
 def build_reference(kernel):
     gen = _Gen(kernel.tree())
     src = gen.function()
-    namespace = dict(_HELPERS)
+    namespace = dict(_HELPERS, **gen.stream_types)
     for name, k in gen.callees.items():
         namespace[name] = k.reference()
     filename = f"<vichls reference of {kernel.name}>"
@@ -269,7 +310,7 @@ def _bounded(kernel, budget: list, top_name: str, max_steps: int, built: dict):
     def out_of_steps():
         raise ReferenceStepLimit(top_name, max_steps)
 
-    namespace = dict(_HELPERS, _b=budget, _out_of_steps=out_of_steps)
+    namespace = dict(_HELPERS, _b=budget, _out_of_steps=out_of_steps, **gen.stream_types)
     for name, k in gen.callees.items():
         namespace[name] = _bounded(k, budget, top_name, max_steps, built)
     exec(compile(src, f"<vichls bounded reference of {kernel.name}>", "exec"), namespace)

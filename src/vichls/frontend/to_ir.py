@@ -6,6 +6,9 @@ parameters, scf elsewhere; locals as 0-d allocas; break, continue and early retu
 that guard the rest of a block and end a loop through ``scf.while``; the language's rules
 for division, remainder and shifts as explicit guards, so the IR has no undefined
 behaviour. Every operation carries the source location of the construct it implements.
+Streams are ``!stream.stream`` function arguments or ``stream.create`` ops placed with the
+allocas; ``get``/``put`` are ``stream.get``/``stream.put`` in program order (they have
+effects, so nothing here evaluates them speculatively or merges them).
 """
 
 from __future__ import annotations
@@ -27,8 +30,9 @@ from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 
+from vichls.dialects import stream as ir_stream
 from vichls.frontend import tree as T
-from vichls.signature import TOP_ATTR, KernelSignature, Param, annotate
+from vichls.signature import TOP_ATTR, KernelSignature, Param, annotate, ir_type
 from vichls.types import ArrayType, ScalarType, bool_, int64
 
 _SIGNED_CMP = {"lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge", "eq": "eq", "ne": "ne"}
@@ -43,8 +47,9 @@ def _signless(value: int, width: int) -> int:
 
 
 def _needs_guard(e: T.Expr) -> bool:
-    """Does evaluating ``e`` load memory or call a kernel (so it must not run speculatively)?"""
-    return T.contains(e, (T.Load, T.CallExpr))
+    """Does evaluating ``e`` load memory, call a kernel or get from a stream (so it must not
+    run speculatively)?"""
+    return T.contains(e, (T.Load, T.CallExpr, T.StreamGet))
 
 
 def _contains(stmts: list[T.Stmt], kinds: tuple, into_loops: bool) -> bool:
@@ -107,8 +112,12 @@ class FunctionBuilder:
         self.ret_flag: Optional[SSAValue] = None
 
     # -- emission -------------------------------------------------------------------------
+    @staticmethod
+    def loc_of(loc: T.Loc) -> FileLineColLoc:
+        return FileLineColLoc(StringAttr(loc.filename), IntAttr(loc.line), IntAttr(loc.col))
+
     def set_loc(self, loc: T.Loc) -> None:
-        self.loc = FileLineColLoc(StringAttr(loc.filename), IntAttr(loc.line), IntAttr(loc.col))
+        self.loc = self.loc_of(loc)
 
     def add(self, op: Operation) -> Operation:
         op.location = self.loc
@@ -156,16 +165,23 @@ class FunctionBuilder:
     # -- the function -------------------------------------------------------------------------
     def build(self) -> func.FuncOp:
         kt = self.kt
-        sig = KernelSignature(kt.name, tuple(Param(p.name, p.type) for p in kt.params), kt.ret)
+        sig = KernelSignature(kt.name, tuple(Param(p.name, p.type, p.direction)
+                                             for p in kt.params), kt.ret)
         self.entry = self.block = Block(arg_types=sig.ir_arg_types())
         # allocas first, in declaration order, then their initial values
         for p, arg in zip(kt.params, self.entry.args):
             arg.name_hint = p.uid
-            if p.is_array or not p.assigned:
-                (self.slots if p.is_array else self.values)[p] = arg
+            if p.is_array or p.is_stream or not p.assigned:
+                (self.slots if p.is_array or p.is_stream else self.values)[p] = arg
             else:
                 self.slots[p] = self.alloca(p.type)
         for sym in kt.locals:
+            if sym.is_stream:
+                create = self.add(ir_stream.CreateOp(ir_type(sym.type)))
+                create.attributes["vichls.name"] = StringAttr(sym.name)
+                create.location = self.loc_of(sym.loc)
+                self.slots[sym] = create.results[0]
+                continue
             self.slots[sym] = self.alloca(sym.scalar, sym.type.shape if sym.is_array else ())
             if sym.is_array:  # so that directives (s.partition) can find the local array
                 self.slots[sym].owner.attributes["vichls.name"] = StringAttr(sym.name)
@@ -179,13 +195,13 @@ class FunctionBuilder:
             if not p.is_array and p.assigned:
                 self.store0(arg, self.slots[p])
         for sym in kt.locals:  # scalars start at 0, as in the reference
-            if not sym.is_array:
+            if not sym.is_array and not sym.is_stream:
                 self.store0(self.const(0, sym.type), self.slots[sym])
         if self.ret_flag is not None:
             self.store0(self.const(0, bool_), self.ret_flag)
         self.first_non_alloca = self.entry.first_op
-        while self.first_non_alloca is not None and isinstance(self.first_non_alloca,
-                                                               memref.AllocaOp):
+        while self.first_non_alloca is not None and isinstance(
+                self.first_non_alloca, (memref.AllocaOp, ir_stream.CreateOp)):
             self.first_non_alloca = self.first_non_alloca.next_op
         if self.first_non_alloca is None:
             marker = self.add(arith.ConstantOp(IntegerAttr(0, _INDEX)))
@@ -279,6 +295,14 @@ class FunctionBuilder:
                 self.store0(self.const(1, bool_), self.ret_flag)
         elif isinstance(s, T.CallStmt):
             self.call(s.call)
+        elif isinstance(s, T.StreamPut):
+            v = self.expr(s.value)
+            self.set_loc(s.loc)
+            self.add(ir_stream.PutOp(v, self.slots[s.stream]))
+        elif isinstance(s, T.Discard):
+            self.expr(s.value)
+        elif isinstance(s, T.InitStream):
+            pass  # its stream.create is at the top of the entry block
         else:
             raise AssertionError(type(s).__name__)
 
@@ -595,6 +619,8 @@ class FunctionBuilder:
             return self.cond(e)
         if isinstance(e, T.CallExpr):
             return self.call(e)
+        if isinstance(e, T.StreamGet):
+            return self.add(ir_stream.GetOp(self.slots[e.stream])).results[0]
         raise AssertionError(type(e).__name__)
 
     def convert(self, v: SSAValue, src: ScalarType, dst: ScalarType) -> SSAValue:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from vichls.types import ArrayType, ScalarType
+from vichls.types import ArrayType, ScalarType, StreamType
 
 
 @dataclass(frozen=True)
@@ -26,21 +26,39 @@ class Loc:
 
 @dataclass(eq=False)
 class Sym:
-    """A named storage location: a parameter, a local, a local array or a loop variable."""
+    """A named storage location: a parameter, a local, a local array, a stream or a loop
+    variable."""
 
     name: str
-    kind: str  # "scalar_param" | "array_param" | "local" | "local_array" | "loopvar"
-    type: Union[ScalarType, ArrayType]
+    # "scalar_param" | "array_param" | "stream_param" | "local" | "local_array" |
+    # "local_stream" | "loopvar"
+    kind: str
+    type: Union[ScalarType, ArrayType, StreamType]
     uid: str  # unique, valid identifier
     assigned: bool = False  # a scalar parameter that the body writes becomes a local copy
+    # streams: where the kernel (or a kernel it passes the stream to) first gets / puts
+    first_get: Optional[Loc] = None
+    first_put: Optional[Loc] = None
+    loc: Optional[Loc] = None  # where it is declared
 
     @property
     def scalar(self) -> ScalarType:
-        return self.type.element if isinstance(self.type, ArrayType) else self.type
+        return self.type if isinstance(self.type, ScalarType) else self.type.element
 
     @property
     def is_array(self) -> bool:
         return isinstance(self.type, ArrayType)
+
+    @property
+    def is_stream(self) -> bool:
+        return isinstance(self.type, StreamType)
+
+    @property
+    def direction(self) -> Optional[str]:
+        """For a stream parameter: "in" (only got from) or "out" (only put to)."""
+        if self.kind != "stream_param":
+            return None
+        return "in" if self.first_get is not None else ("out" if self.first_put else None)
 
 
 # -- expressions ---------------------------------------------------------------------------
@@ -111,7 +129,14 @@ class Cond(Expr):
 @dataclass(eq=False)
 class CallExpr(Expr):
     kernel: object  # vichls.frontend.kernel.Kernel
-    args: list  # Expr for scalar params, Sym for array params
+    args: list  # Expr for scalar params, Sym for array and stream params
+
+
+@dataclass(eq=False)
+class StreamGet(Expr):
+    """``s.get()``: removes the oldest element of stream ``s`` (a side effect)."""
+
+    stream: Sym
 
 
 def contains(e: Expr, kinds: tuple) -> bool:
@@ -196,6 +221,26 @@ class CallStmt(Stmt):
     call: CallExpr
 
 
+@dataclass(eq=False)
+class StreamPut(Stmt):
+    stream: Sym
+    value: Expr  # of the stream's element type
+
+
+@dataclass(eq=False)
+class Discard(Stmt):
+    """An expression statement whose value is dropped (``s.get()`` on its own)."""
+
+    value: Expr
+
+
+@dataclass(eq=False)
+class InitStream(Stmt):
+    """``q = stream[T, depth]()``: a local stream (declared at the top level only)."""
+
+    stream: Sym
+
+
 # -- a whole kernel ---------------------------------------------------------------------
 
 
@@ -206,5 +251,5 @@ class KernelTree:
     params: list[Sym]
     ret: Optional[ScalarType]
     body: list[Stmt]
-    locals: list[Sym] = field(default_factory=list)  # locals and local arrays, in order
+    locals: list[Sym] = field(default_factory=list)  # locals, local arrays and streams, in order
     callees: list = field(default_factory=list)  # Kernel objects, in first-call order

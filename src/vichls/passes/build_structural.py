@@ -14,6 +14,14 @@ N-d local is a RAM (``vichls_ram``), an array parameter is an ap_memory port set
 memory has one port (two when the modulo scheduler marked it ``vichls.dual_port``; each
 access then names its port) and all its accesses are muxed by their group-cycle guards.
 
+Streams: a stream parameter is an ap_fifo port set, a local stream a ``vichls_fifo`` cell.
+A get reads the FIFO's head combinationally and strobes ``read``; a put drives ``din`` and
+strobes ``write``, both under the op's guard. The design stalls in a cycle where an active
+get meets an empty FIFO or an active put a full one: the builder drives the wire
+``vichls_stalled`` with that condition, and passes/insert_stall.py (after control
+compilation) holds every register, memory enable and state transition while it is high.
+Multi-cycle units get a clock enable (``ce``) for that; it is 1 in designs without streams.
+
 Values: a result is combinational in its ready cycle; if anything reads it later, in
 another segment, or in a control decision, it is also captured in a register written in
 its ready cycle. Control decisions read a register's next value (``en ? in : out``), so a
@@ -39,6 +47,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from vichls import oplib
+from vichls.dialects import stream
 from vichls.dialects import structural as st
 from vichls.passes.schedule import (
     CYCLE_ATTR,
@@ -48,6 +57,7 @@ from vichls.passes.schedule import (
     is_scalar_memref,
     op_kind,
     power_of_two_divisor,
+    stream_port,
     segment_length,
     split_block,
 )
@@ -111,6 +121,25 @@ class Memory:
 
 
 @dataclass
+class StreamSide:
+    """One side of a FIFO as the design sees it: ``data`` is the head (get) or the
+    element to append (put), ``ready`` is empty_n / full_n, ``strobe`` is read / write."""
+
+    data: SSAValue
+    ready: SSAValue
+    strobe: SSAValue
+
+
+#: The wire that is high in a cycle where the design waits on a stream.
+STALL_WIRE = "vichls_stalled"
+#: Task modules (ap_ctrl_chain, see ``StructuralBuilder``): high while the FSM is idle
+#: (driven by passes/compile_control.py); and the output port that tells the dataflow
+#: top the task waits on a stream.
+IDLE_WIRE = "vichls_idle"
+WAITS_PORT = "vichls_waits"
+
+
+@dataclass
 class Register:
     in_: SSAValue
     en: SSAValue
@@ -170,18 +199,26 @@ def static_trip_count(loop: st.ForOp | st.PipelineOp) -> int | None:
 
 
 class StructuralBuilder:
-    def __init__(self, function: func.FuncOp, signature: KernelSignature):
+    """``task_mode`` builds the module of a dataflow task (vichls/dataflow.py): an extra
+    ``ap_continue`` input (ap_ctrl_chain: ``ap_done`` is held until it, see
+    compile_control), scalar inputs latched when the call is taken so that the top may
+    move on to its next call, and the ``vichls_waits`` output."""
+
+    def __init__(self, function: func.FuncOp, signature: KernelSignature, task_mode: bool = False):
         self.function = function
         self.signature = signature
+        self.task_mode = task_mode
+        self.idle: SSAValue | None = None
         self.component = st.ComponentOp.create(
             properties={"sym_name": StringAttr(signature.name)}, regions=[Region(Block())]
         )
         self.top = self.component.body.block
-        reserved = ["ap_clk", "ap_rst", "ap_start", "ap_done", "ap_idle", "ap_ready", "ap_return"]
+        reserved = ["ap_clk", "ap_rst", "ap_start", "ap_done", "ap_idle", "ap_ready", "ap_return",
+                    "ap_continue", WAITS_PORT, IDLE_WIRE, STALL_WIRE]
         for p in signature.params:
             reserved += [p.name] + [
                 f"{p.name}_{s}{n}" for s in ("address", "ce", "we", "d", "q") for n in (0, 1)
-            ]
+            ] + [f"{p.name}_{s}" for s in ("dout", "empty_n", "read", "din", "full_n", "write")]
         self.names = NameAllocator(reserved)
         self.values: dict[SSAValue, ValueInfo] = {}
         self.memories: dict[SSAValue, Memory] = {}
@@ -194,6 +231,8 @@ class StructuralBuilder:
         self.needs: dict[SSAValue, bool] = {}  # values kept in a register: read by control?
         self.pipeline_ii: dict[str, int] = {}  # pipelined group -> its II
         self.predicate: tuple = ()  # (condition, polarity) of the ifs around the op built
+        self.stream_sides: dict[tuple, StreamSide] = {}  # (stream value, "get"/"put") -> side
+        self.stall_terms: list[tuple[SSAValue, SSAValue]] = []  # (op guard, side ready)
 
     # -- small helpers --------------------------------------------------------------
     def emit(self, op: Operation, name: str | None = None) -> Operation:
@@ -270,6 +309,9 @@ class StructuralBuilder:
             self.port(name, "out", 1)
         if sig.ret is not None:
             self.port("ap_return", "out", sig.ret.width)
+        if self.task_mode:
+            self.port("ap_continue", "in", 1)
+            waits = self.port(WAITS_PORT, "out", 1)
         body = self.function.body.block
         for p, arg in zip(sig.params, body.args, strict=True):
             if p.is_array:
@@ -289,17 +331,37 @@ class StructuralBuilder:
                 if len(mems) == 2:
                     mems[0].port1 = mems[1]
                 self.memories[arg] = mems[0]
+            elif p.is_stream:
+                w = p.scalar.width
+                if p.direction == "in":
+                    self.stream_sides[(arg, "get")] = StreamSide(
+                        self.port(f"{p.name}_dout", "in", w),
+                        self.port(f"{p.name}_empty_n", "in", 1),
+                        self.port(f"{p.name}_read", "out", 1))
+                elif p.direction == "out":
+                    self.stream_sides[(arg, "put")] = StreamSide(
+                        self.port(f"{p.name}_din", "out", w),
+                        self.port(f"{p.name}_full_n", "in", 1),
+                        self.port(f"{p.name}_write", "out", 1))
+                else:
+                    raise FpgaError(f"stream parameter '{p.name}' has no direction (in/out)")
             else:
-                self.values[arg] = ValueInfo(always=self.port(p.name, "in", p.scalar.width))
+                self.values[arg] = ValueInfo(always=self.scalar_input(p.name, p.scalar.width))
         for op in self.function.walk():
             if isinstance(op, memref.AllocaOp):
                 self.storage(op)
+            elif isinstance(op, stream.CreateOp):
+                self.local_stream(op)
         self.number_segments(body)
         self.needs = self.registered_values()
         control = st.ControlOp.create(regions=[Region(Block())])
         self.build_block(body, control.body.block)
         self.ensure_cycles(control.body.block)
         self.emit(control)
+        stalled = self.stall_logic()
+        if self.task_mode:
+            self.top.add_op(st.AssignOp.build(
+                operands=[waits, stalled if stalled is not None else self.const(0, 1), None]))
         terminator = body.last_op
         if isinstance(terminator, func.ReturnOp) and terminator.arguments:
             if sig.ret is None:
@@ -335,6 +397,60 @@ class StructuralBuilder:
         if len(mems) == 2:
             mems[0].port1 = mems[1]
         self.memories[op.memref] = mems[0]
+
+    def local_stream(self, op: stream.CreateOp):
+        width = op.result.type.width
+        cell = self.cell(hint_of(op.result, "fifo"), "vichls_fifo",
+                         {"WIDTH": width, "DEPTH": op.result.type.depth.data}, [
+            ("rst", "in", 1), ("din", "in", width), ("write", "in", 1), ("full_n", "out", 1),
+            ("dout", "out", width), ("read", "in", 1), ("empty_n", "out", 1)])
+        self.top.add_op(st.AssignOp.build(operands=[cell.port("rst"), self.ports["ap_rst"], None]))
+        self.stream_sides[(op.result, "get")] = StreamSide(
+            cell.port("dout"), cell.port("empty_n"), cell.port("read"))
+        self.stream_sides[(op.result, "put")] = StreamSide(
+            cell.port("din"), cell.port("full_n"), cell.port("write"))
+
+    def scalar_input(self, name: str, width: int) -> SSAValue:
+        port = self.port(name, "in", width)
+        if not self.task_mode:
+            return port
+        # the value at the start of the call: the port while idle, then the latched copy
+        if self.idle is None:
+            idle = st.WireOp.create(properties={"wire_name": StringAttr(IDLE_WIRE)},
+                                    result_types=[IntegerType(1)])
+            self.emit(idle, IDLE_WIRE)
+            self.idle = idle.result
+        latched = self.register(f"{name}_latched", width, with_next=False)
+        accept = self.emit(comb.AndOp([self.idle, self.ports["ap_start"]]),
+                           self.names.fresh("accept")).results[0]
+        self.top.add_op(st.AssignOp.build(operands=[latched.in_, port, None]))
+        self.top.add_op(st.AssignOp.build(operands=[latched.en, self.const(1, 1), accept]))
+        return self.emit(comb.MuxOp(self.idle, port, latched.out), self.names.fresh(name)).results[0]
+
+    def stall_logic(self) -> SSAValue | None:
+        """``vichls_stalled``: some get or put is active and its FIFO is not ready. Never
+        during reset, so that the control registers clear."""
+        if not self.stall_terms:
+            return None
+        one = self.const(1, 1)
+        terms = []
+        for guard, ready in self.stall_terms:
+            waiting = self.emit(comb.XorOp([ready, one]), self.names.fresh("not_ready")).results[0]
+            terms.append(self.emit(comb.AndOp([guard, waiting]), self.names.fresh("waits")).results[0])
+        any_waits = terms[0] if len(terms) == 1 else \
+            self.emit(comb.OrOp(terms), self.names.fresh("waits")).results[0]
+        running = self.emit(comb.XorOp([self.ports["ap_rst"], one]), self.names.fresh("running"))
+        stalled = self.emit(comb.AndOp([any_waits, running.results[0]]),
+                            self.names.fresh("stall")).results[0]
+        wire = st.WireOp.create(properties={"wire_name": StringAttr(STALL_WIRE)},
+                                result_types=[IntegerType(1)])
+        self.emit(wire, STALL_WIRE)
+        self.top.add_op(st.AssignOp.build(operands=[wire.result, stalled, None]))
+        return wire.result
+
+    def clock_enable(self, cell: st.CellOp):
+        """A multi-cycle unit runs while the design is not stalled (insert_stall gates it)."""
+        self.top.add_op(st.AssignOp.build(operands=[cell.port("ce"), self.const(1, 1), None]))
 
     def number_segments(self, block: Block):
         for item in split_block(block):
@@ -598,6 +714,21 @@ class StructuralBuilder:
         def arg(i: int) -> SSAValue:
             return self.read(op.operands[i], group, cycle)
 
+        if isinstance(op, stream.PutOp):
+            side = self.stream_side(op)
+            g = self.op_guard(group, cycle)
+            self.assign(block, side.data, arg(0), g)
+            self.assign(block, side.strobe, self.const(1, 1), g)
+            self.stall_terms.append((g, side.ready))
+            return
+        if isinstance(op, stream.GetOp):
+            side = self.stream_side(op)
+            g = self.op_guard(group, cycle)
+            self.assign(block, side.strobe, self.const(1, 1), g)
+            self.stall_terms.append((g, side.ready))
+            self.define(op.result, side.data, group, ready, block,
+                        hint_of(op.result, f"{hint_of(op.stream, 'stream')}_value"))
+            return
         if isinstance(op, memref.StoreOp):
             value = arg(0)
             if is_scalar_memref(op.memref):
@@ -644,7 +775,9 @@ class StructuralBuilder:
             return
         if kind == "mul" and oplib.mul_latency(width) > 0:
             cell = self.cell(hint, "vichls_mul", {"WIDTH": width, "LATENCY": oplib.mul_latency(width)},
-                             [("a", "in", width), ("b", "in", width), ("p", "out", width)])
+                             [("ce", "in", 1), ("a", "in", width), ("b", "in", width),
+                              ("p", "out", width)])
+            self.clock_enable(cell)
             self.top.add_op(st.AssignOp.build(operands=[cell.port("a"), arg(0), None]))
             self.top.add_op(st.AssignOp.build(operands=[cell.port("b"), arg(1), None]))
             self.define(result, cell.port("p"), group, ready, block, hint)
@@ -749,6 +882,14 @@ class StructuralBuilder:
         return self.emit(comb.ConcatOp([high, value], IntegerType(width)),
                          self.names.fresh(hint)).results[0]
 
+    def stream_side(self, op) -> StreamSide:
+        side = self.stream_sides.get(stream_port(op))
+        if side is None:
+            verb = "gets from" if isinstance(op, stream.GetOp) else "puts to"
+            raise FpgaError.at(op, f"{verb} a stream that is not a parameter of that direction "
+                                   "or a local stream")
+        return side
+
     def memory_of(self, op) -> Memory:
         mem = self.memories.get(op.memref)
         if mem is None:
@@ -821,10 +962,11 @@ class StructuralBuilder:
                  ("quotient", "out", unit_width), ("remainder", "out", unit_width)]
         params = {"WIDTH": unit_width, "SIGNED": int(signed)}
         if PIPELINED_DIVIDER_ATTR in op.attributes:  # takes operands every cycle, no start
-            cell = self.cell(hint, "vichls_div_pipe", params, ports)
+            cell = self.cell(hint, "vichls_div_pipe", params, [("ce", "in", 1), *ports])
         else:
-            cell = self.cell(hint, "vichls_div", params, [("start", "in", 1), *ports])
+            cell = self.cell(hint, "vichls_div", params, [("ce", "in", 1), ("start", "in", 1), *ports])
             self.assign(block, cell.port("start"), self.const(1, 1), self.guard(group, cycle))
+        self.clock_enable(cell)
         self.top.add_op(st.AssignOp.build(operands=[cell.port("a"), a, None]))
         self.top.add_op(st.AssignOp.build(operands=[cell.port("b"), b, None]))
         return cell
@@ -838,7 +980,8 @@ class StructuralBuilder:
         return self.resize(out, width, signed, hint)
 
 
-def build_structural(module: ModuleOp, function: func.FuncOp, signature: KernelSignature) -> ModuleOp:
+def build_structural(module: ModuleOp, function: func.FuncOp, signature: KernelSignature,
+                     task_mode: bool = False) -> ModuleOp:
     """A new module holding the component built from the scheduled ``function``."""
-    component = StructuralBuilder(function, signature).build()
+    component = StructuralBuilder(function, signature, task_mode).build()
     return ModuleOp([component])

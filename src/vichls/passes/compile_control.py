@@ -15,6 +15,11 @@ registers' next values). A loop entry writes the induction register through its
 the new value through the register's next value. Assumes every loop body (and a while's
 ``before``) spends at least one cycle on every path, which the builder guarantees.
 The end of the kernel pulses ``ap_done``/``ap_ready`` and returns to idle.
+
+A dataflow task's module (built with ``task_mode``) follows ap_ctrl_chain instead: it pulses
+``ap_ready`` in the cycle it takes ``ap_start`` (its scalar inputs are latched then), and
+at the end it returns to idle only with ``ap_continue``; without it, it waits in one more
+state, F, holding ``ap_done`` high until ``ap_continue`` comes.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, SSAValue
 
 from vichls.dialects import structural as st
-from vichls.passes.build_structural import signed_constant
+from vichls.passes.build_structural import IDLE_WIRE, signed_constant
 from vichls.passes.unsupported import FpgaError
 from vichls.types import clog2
 
@@ -70,8 +75,10 @@ MAX_DECISIONS = 50000
 
 
 class ControlCompiler:
-    def __init__(self, component: st.ComponentOp):
+    def __init__(self, component: st.ComponentOp, task_mode: bool = False):
         self.component = component
+        self.task_mode = task_mode
+        self.finished_state: int | None = None  # state F of a task module
         self.top = component.body.block
         self.groups = {op.sym_name.data: op for op in self.top.ops if isinstance(op, st.StaticGroupOp)}
         self.control = next(op for op in self.top.ops if isinstance(op, st.ControlOp))
@@ -240,8 +247,15 @@ class ControlCompiler:
         if isinstance(tree, Leaf):
             if tree.target == "stay":
                 return
+            if tree.target == "done" and self.task_mode:  # idle only once continued
+                self.top.add_op(st.TransitionOp.build(
+                    operands=[self.fsm, self.conjunction([*literals, self.ports["ap_continue"]])],
+                    properties={"source": IntegerAttr(source, i32), "target": IntegerAttr(0, i32)},
+                ))
             cond = None if last and source != 0 else self.conjunction(literals)
-            target = 0 if tree.target == "done" else tree.target
+            target = tree.target
+            if target == "done":
+                target = self.finished_state if self.task_mode else 0
             self.top.add_op(st.TransitionOp.build(
                 operands=[self.fsm, cond],
                 properties={"source": IntegerAttr(source, i32), "target": IntegerAttr(target, i32)},
@@ -260,6 +274,9 @@ class ControlCompiler:
     def run(self):
         root = self.control.body.block
         num_states = self.number_states(root, 1)
+        if self.task_mode:
+            self.finished_state = num_states
+            num_states += 1
         fsm_op = st.FsmOp.build(properties={"num_states": IntegerAttr(num_states, i32)},
                                 result_types=[IntegerType(max(1, clog2(num_states)))])
         self.fsm = self.emit(fsm_op, "fsm_state")
@@ -299,9 +316,25 @@ class ControlCompiler:
             group.erase()
         self.control.detach()
         self.control.erase()
-        for port in ("ap_done", "ap_ready"):
+        if self.task_mode:
+            finished = self.in_state(self.finished_state)
+            self.top.add_op(st.TransitionOp.build(
+                operands=[self.fsm, self.ports["ap_continue"]],
+                properties={"source": IntegerAttr(self.finished_state, i32),
+                            "target": IntegerAttr(0, i32)}))
+            done_guards.append(finished)
             for guard in done_guards:
-                self.top.add_op(st.AssignOp.build(operands=[self.ports[port], self.one(), guard]))
+                self.top.add_op(st.AssignOp.build(operands=[self.ports["ap_done"], self.one(), guard]))
+            accept = self.conjunction([self.in_state(0), start])
+            self.top.add_op(st.AssignOp.build(operands=[self.ports["ap_ready"], self.one(), accept]))
+            idle = next((op for op in self.top.ops
+                         if isinstance(op, st.WireOp) and op.wire_name.data == IDLE_WIRE), None)
+            if idle is not None:  # there are scalar inputs to latch
+                self.top.add_op(st.AssignOp.build(operands=[idle.result, self.in_state(0), None]))
+        else:
+            for port in ("ap_done", "ap_ready"):
+                for guard in done_guards:
+                    self.top.add_op(st.AssignOp.build(operands=[self.ports[port], self.one(), guard]))
         self.top.add_op(st.AssignOp.build(operands=[self.ports["ap_idle"], self.in_state(0), None]))
         remove_unused_logic(self.top)
 
@@ -403,6 +436,6 @@ def remove_unused_logic(block: Block) -> None:
                 changed = True
 
 
-def compile_control(module: ModuleOp) -> None:
+def compile_control(module: ModuleOp, task_mode: bool = False) -> None:
     for component in [op for op in module.walk() if isinstance(op, st.ComponentOp)]:
-        ControlCompiler(component).run()
+        ControlCompiler(component, task_mode).run()

@@ -66,6 +66,7 @@ from vichls.passes.schedule import (
     is_scalar_memref,
     op_cost,
     op_kind,
+    stream_port,
 )
 from vichls.passes.unsupported import FpgaError
 
@@ -215,7 +216,12 @@ def resource_bound(nodes: list[MNode], capacity: dict, names: dict) -> Bounds:
             uses[node.port] = uses.get(node.port, 0) + 1
     for port, count in uses.items():
         need = ceil(count / capacity.get(port, 1))
-        if need > 1:
+        if need > 1 and isinstance(port, tuple):  # a stream side: one element per cycle
+            stream_value, side = port
+            b.res_reasons.append(
+                f"stream '{names.get(port, '?')}' moves one element per cycle and the loop "
+                f"{'gets' if side == 'get' else 'puts'} {count} per iteration (II >= {need})")
+        elif need > 1:
             ports = capacity.get(port, 1)
             b.res_reasons.append(
                 f"memory '{names.get(port, '?')}' has {ports} port{'s' if ports > 1 else ''} "
@@ -454,7 +460,7 @@ def _assign_ports(ops: list[Operation], nodes: list[MNode], result: ModuloSchedu
     memory with any access on port 1 is marked dual-port."""
     taken: dict = {}
     for op, node, t in zip(ops, nodes, result.times):
-        if node.port is None:
+        if node.port is None or isinstance(node.port, tuple):  # streams have one side each
             continue
         key = (node.port, t % result.ii)
         port = taken.get(key, 0)
@@ -531,7 +537,7 @@ def _why(name: str, first: Operation, second: Operation, distance: int) -> str:
 
 def _needs_predicate(op: Operation) -> bool:
     kind = op_kind(op)
-    return kind in ("mem_read", "mem_write", "reg_write", "div")
+    return kind in ("mem_read", "mem_write", "reg_write", "div", "stream_get", "stream_put")
 
 
 def _access_gap(first: Operation, second: Operation, scalar: bool) -> int | None:
@@ -557,6 +563,9 @@ def build_problem(loop: scf.ForOp, trip_count: int | None):
         if isinstance(op, (memref.LoadOp, memref.StoreOp)) and not is_scalar_memref(op.memref):
             node.port = op.memref
             names[op.memref] = _memory_name(op.memref)
+        elif stream_port(op) is not None:
+            node.port = stream_port(op)
+            names[node.port] = _memory_name(op.stream)
         if op_kind(op) == "div" and cost.latency > 1:
             node.busy = cost.latency
             names[len(nodes)] = f"the divider at {_line(op)}"
@@ -596,6 +605,20 @@ def build_problem(loop: scf.ForOp, trip_count: int | None):
                     edges.append(MEdge(a, b, gap_ab, d, why=_why(name, ops[a], ops[b], d)))
                 elif d < 0:
                     edges.append(MEdge(b, a, gap_ba, -d, why=_why(name, ops[b], ops[a], -d)))
+    # the elements of a stream move in program order: within an iteration one cycle apart,
+    # and every access of an iteration before the first of the next
+    by_stream: dict = {}
+    for i, op in enumerate(ops):
+        if stream_port(op) is not None:
+            by_stream.setdefault(op.stream, []).append(i)
+    for value, accesses in by_stream.items():
+        name = _memory_name(value)
+        for a, b in zip(accesses, accesses[1:]):
+            edges.append(MEdge(a, b, 1, 0, why=f"stream '{name}' accessed at {_line(ops[a])}, "
+                                               f"then at {_line(ops[b])}"))
+        edges.append(MEdge(accesses[-1], accesses[0], 1, 1,
+                           why=f"stream '{name}' accessed at {_line(ops[accesses[-1]])}, then "
+                               f"at {_line(ops[accesses[0]])} one iteration later"))
     return ops, nodes, edges, names
 
 
@@ -610,7 +633,7 @@ def schedule_pipelined_loop(loop: scf.ForOp, budget_ns: float, trip_count: int |
     for node in nodes:
         if node.port is not None:
             uses[node.port] = uses.get(node.port, 0) + 1
-    dual = sorted((m for m, count in uses.items() if count > target),
+    dual = sorted((m for m, count in uses.items() if count > target and not isinstance(m, tuple)),
                   key=lambda m: names.get(m, ""))
     capacity = {m: 2 for m in dual}
     # likewise a division whose iterative divider would hold the II up gets a pipelined one

@@ -13,7 +13,11 @@ Constraints, all read from the operator library (vichls.oplib):
 - memory ordering per memref: stores are ordered after every earlier access and loads
   after earlier stores; loads may reorder among themselves; a 0-d memref (a register)
   may be written in the cycle it is read;
-- at most one access per memory (array memref) per cycle: one port per array.
+- at most one access per memory (array memref) per cycle: one port per array;
+- streams (dialects/stream.py): at most one get and one put per stream per cycle, and
+  the ops on one stream keep their program order, one cycle apart (a FIFO moves one
+  element per edge and side). A get or put takes no time of its own: when the stream is
+  not ready the whole design stalls (passes/insert_stall.py), which the schedule ignores.
 
 The result is written onto the IR as attributes: ``vichls.cycle`` (issue cycle within the
 segment) and ``vichls.ready`` (the cycle in which the result can be read, combinationally
@@ -31,6 +35,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefTyp
 from xdsl.ir import Block, Operation
 
 from vichls import oplib
+from vichls.dialects import stream
 
 CYCLE_ATTR = "vichls.cycle"
 READY_ATTR = "vichls.ready"
@@ -74,6 +79,15 @@ def is_constant(value) -> bool:
     return isinstance(value.owner, arith.ConstantOp)
 
 
+def stream_port(op: Operation):
+    """The scheduling resource of a stream op: one get side and one put side per stream."""
+    if isinstance(op, stream.GetOp):
+        return (op.stream, "get")
+    if isinstance(op, stream.PutOp):
+        return (op.stream, "put")
+    return None
+
+
 def is_scalar_memref(value) -> bool:
     return isinstance(value.type, MemRefType) and len(value.type.get_shape()) == 0
 
@@ -96,8 +110,12 @@ def power_of_two_divisor(op: Operation) -> int | None:
 def op_kind(op: Operation) -> str | None:
     """The operator-library kind of ``op``, or None for free ops (constants, allocas,
     terminators) and for control."""
-    if isinstance(op, (arith.ConstantOp, memref.AllocaOp)) or is_control(op):
+    if isinstance(op, (arith.ConstantOp, memref.AllocaOp, stream.CreateOp)) or is_control(op):
         return None
+    if isinstance(op, stream.GetOp):
+        return "stream_get"
+    if isinstance(op, stream.PutOp):
+        return "stream_put"
     kind = _BINARY_KINDS.get(type(op))
     if kind is not None:
         return kind
@@ -120,7 +138,7 @@ def op_kind(op: Operation) -> str | None:
 
 
 def op_width(op: Operation) -> int:
-    if isinstance(op, memref.StoreOp):
+    if isinstance(op, (memref.StoreOp, stream.PutOp)):
         return bit_width(op.value.type)
     if isinstance(op, (arith.CmpiOp,)) or not op.results:
         return bit_width(op.operands[0].type)
@@ -257,6 +275,7 @@ def schedule_segment(ops: list[Operation], budget_ns: float) -> list[Placement]:
     nodes = []
     last_store: dict = {}
     loads_since_store: dict = {}
+    last_on_stream: dict = {}
     for i, op in enumerate(ops):
         cost = op_cost(op)
         preds = []
@@ -279,6 +298,11 @@ def schedule_segment(ops: list[Operation], budget_ns: float) -> list[Placement]:
                 loads_since_store[mem] = []
             else:
                 loads_since_store.setdefault(mem, []).append(i)
+        elif isinstance(op, (stream.GetOp, stream.PutOp)):
+            node.port = stream_port(op)
+            if op.stream in last_on_stream:
+                node.order_preds.append((last_on_stream[op.stream], 1))
+            last_on_stream[op.stream] = i
         nodes.append(node)
     return schedule_nodes(nodes, budget_ns)
 

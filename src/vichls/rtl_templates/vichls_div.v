@@ -1,10 +1,12 @@
 // vichls primitive: iterative restoring divider with MLIR divsi/divui/remsi/remui
 // semantics (quotient rounded toward zero, remainder with the dividend's sign).
 // Operands presented with `start` in cycle N; quotient and remainder are valid from cycle
-// N+WIDTH+1 until the next start. WIDTH >= 2. Division by zero gives an all-ones
+// N+WIDTH+1 until the next start, counting only cycles with the clock enable `ce` high (a
+// design stalled on a stream holds `ce` low). WIDTH >= 2. Division by zero gives an all-ones
 // magnitude quotient and the dividend as remainder (the front end guards it anyway).
 module vichls_div #(parameter WIDTH = 32, parameter SIGNED = 1) (
     input wire clk,
+    input wire ce,
     input wire start,
     input wire [WIDTH-1:0] a,
     input wire [WIDTH-1:0] b,
@@ -25,7 +27,9 @@ module vichls_div #(parameter WIDTH = 32, parameter SIGNED = 1) (
     wire [WIDTH:0] trial = shifted - {1'b0, divisor};
     wire fits = !trial[WIDTH];
     always @(posedge clk) begin
-        if (start) begin
+        if (!ce) begin
+            // clock enable low: the design is stalled, every register holds
+        end else if (start) begin
             q <= a_neg ? -a : a;
             divisor <= b_neg ? -b : b;
             r <= {WIDTH{1'b0}};

@@ -1,11 +1,12 @@
 // vichls primitive: fully pipelined restoring divider with MLIR divsi/divui/remsi/remui
 // semantics (quotient rounded toward zero, remainder with the dividend's sign), accepting
 // new operands every cycle. Operands presented in cycle N give quotient and remainder in
-// cycle N+WIDTH+1 (the latency of vichls_div, whose algorithm this unrolls: one register
+// cycle N+WIDTH+1, counting only cycles with the clock enable `ce` high (the latency of vichls_div, whose algorithm this unrolls: one register
 // stage for the magnitudes, then one per quotient bit). WIDTH >= 2. Division by zero gives
 // an all-ones magnitude quotient and the dividend as remainder, as vichls_div does.
 module vichls_div_pipe #(parameter WIDTH = 32, parameter SIGNED = 1) (
     input wire clk,
+    input wire ce,
     input wire [WIDTH-1:0] a,
     input wire [WIDTH-1:0] b,
     output wire [WIDTH-1:0] quotient,
@@ -24,10 +25,12 @@ module vichls_div_pipe #(parameter WIDTH = 32, parameter SIGNED = 1) (
     reg nq_first;
     reg nr_first;
     always @(posedge clk) begin
-        q_first <= a_neg ? -a : a;
-        d_first <= b_neg ? -b : b;
-        nq_first <= a_neg ^ b_neg;
-        nr_first <= a_neg;
+        if (ce) begin
+            q_first <= a_neg ? -a : a;
+            d_first <= b_neg ? -b : b;
+            nq_first <= a_neg ^ b_neg;
+            nr_first <= a_neg;
+        end
     end
     assign r_bus[WIDTH-1:0] = {WIDTH{1'b0}};
     assign q_bus[WIDTH-1:0] = q_first;
@@ -48,10 +51,12 @@ module vichls_div_pipe #(parameter WIDTH = 32, parameter SIGNED = 1) (
             reg nq;
             reg nr;
             always @(posedge clk) begin
-                r <= fits ? trial[WIDTH-1:0] : shifted[WIDTH-1:0];
-                q <= {q_in[WIDTH-2:0], fits};
-                nq <= nq_bus[k];
-                nr <= nr_bus[k];
+                if (ce) begin
+                    r <= fits ? trial[WIDTH-1:0] : shifted[WIDTH-1:0];
+                    q <= {q_in[WIDTH-2:0], fits};
+                    nq <= nq_bus[k];
+                    nr <= nr_bus[k];
+                end
             end
             assign r_bus[(k+1)*WIDTH +: WIDTH] = r;
             assign q_bus[(k+1)*WIDTH +: WIDTH] = q;
@@ -59,7 +64,7 @@ module vichls_div_pipe #(parameter WIDTH = 32, parameter SIGNED = 1) (
             assign nr_bus[k+1] = nr;
             if (k + 1 < WIDTH) begin : carry_divisor
                 reg [WIDTH-1:0] d;
-                always @(posedge clk) d <= d_in;
+                always @(posedge clk) if (ce) d <= d_in;
                 assign d_bus[(k+1)*WIDTH +: WIDTH] = d;
             end
         end
