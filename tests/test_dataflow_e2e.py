@@ -78,7 +78,7 @@ def test_parameters_shared_by_loop_nests_merge_them_into_one_task(reports):
     assert tasks == ["loop_i", "loop_j"]  # loop_j holds the two nests that use y
 
 
-@pytest.mark.parametrize("name", ["two_scales", "bypass"])
+@pytest.mark.parametrize("name", sorted(DATAFLOW_SCHEDULES))
 def test_dataflow_verilog_lints_clean_and_synthesizes(name):
     from vichls.flows.lint import lint_verilog
     from vichls.flows.synth import synth_check

@@ -1,5 +1,6 @@
-"""Determinism: compiling the regression corpus (tests/kernels ALL_CASES) and the pipelined
-designs of benchmarks/pipelining.py in two processes with different PYTHONHASHSEED gives
+"""Determinism: compiling the regression corpus (tests/kernels ALL_CASES), the pipelined
+designs of benchmarks/pipelining.py and the dataflow designs of tests/kernels/dataflow.py
+in two processes with different PYTHONHASHSEED gives
 byte-identical Verilog, report JSON and loop-level IR.
 
 Each process compiles every case and prints one digest per case and output; the two digest
@@ -37,6 +38,12 @@ for name, schedule in designs():
     design = schedule.build("fpga")
     report = json.dumps(design.report, indent=2, sort_keys=True) + "\\n"
     out[name] = {"verilog": digest(design.verilog), "report": digest(report)}
+# dataflow designs (task extraction, channel typing, the top's wiring)
+from kernels.dataflow import DATAFLOW_SCHEDULES
+for name, make in DATAFLOW_SCHEDULES.items():
+    design = make().build("fpga")
+    report = json.dumps(design.report, indent=2, sort_keys=True) + "\n"
+    out["dataflow " + name] = {"verilog": digest(design.verilog), "report": digest(report)}
 json.dump(out, sys.stdout)
 """
 

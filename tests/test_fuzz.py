@@ -149,12 +149,12 @@ def test_the_generator_works_for_many_seeds():
         ast.parse(prog.source)
 
 
-def test_pipeline_is_drawn_by_default_and_dataflow_only_when_asked():
+def test_pipeline_and_dataflow_are_drawn_by_default():
     from vichls.fuzz.progen import DEFAULT_DIRECTIVES
 
     drawn = [c for s in range(30) for c in build_program(s, DEFAULT_DIRECTIVES).directives]
     assert any(c.startswith("pipeline(") for c in drawn)
-    assert not any(c.startswith("dataflow(") for c in drawn)
+    assert any(c.startswith("dataflow(") for c in drawn)
     without = [c for s in range(30) for c in build_program(s, {"unroll"}).directives]
     assert without and not any(c.startswith("pipeline(") for c in without)
     with pytest.raises(ValueError, match="unknown directive kinds"):

@@ -487,3 +487,16 @@ def test_pipelined_division_by_constants_runs_at_one_iteration_per_cycle(outcome
     assert loop["ii"] == 1 and loop["depth"] <= 8, loop  # a pipelined divider: 33 stages
     (cycles,) = set(outcomes["pipelined"].cycles)
     assert cycles <= 16 + loop["depth"] + 2, cycles
+
+
+@pytest.mark.parametrize("kernel_,unit", [
+    (divide_int8, None),  # 8-bit dividends: products of at most 18 bits, one combinational DSP
+    (divide_uint16, "vichls_mul"), (divide_int32, "vichls_mul"), (divide_uint32, "vichls_mul"),
+    (divide_int64, "vichls_div"),  # the product would be wider than 64 bits
+])
+def test_the_units_of_the_end_to_end_kernels(kernel_, unit):
+    from vichls.fpga import compile_fpga
+
+    verilog = compile_fpga(kernel_.module()).verilog
+    assert ("vichls_div" in verilog) == (unit == "vichls_div")
+    assert ("vichls_mul" in verilog) == (unit == "vichls_mul")

@@ -54,7 +54,7 @@ def test_a_pipelined_stream_pipe_moves_one_element_per_cycle(outcomes):
 def model():
     designs = {
         "scale_saturate": vichls.customize(ks.scale_saturate).pipeline("i").build("fpga"),
-        "producer_consumer_seq": vichls.customize(ks.producer_consumer).build("fpga"),
+        "sum_until_zero": vichls.customize(ks.sum_until_zero).build("fpga"),
         "stream_pipe": DATAFLOW_SCHEDULES["stream_pipe"]().build("fpga"),
         "with_scalars": vichls.customize(with_scalars).dataflow().build("fpga"),
     }
@@ -75,10 +75,17 @@ def test_back_pressure_stalls_without_changing_results(model):
     assert result.cycles > free.cycles  # it did stall
 
 
-def test_a_local_fifo_too_shallow_for_sequential_tasks_is_a_deadlock(model):
-    args = ks.inputs_producer_consumer(np.random.default_rng(2))
-    with pytest.raises(SimError, match="deadlock"):
-        model.run("producer_consumer_seq", [args], max_cycles=200_000)
+def test_a_design_waiting_forever_on_a_stream_is_reported_as_a_deadlock(model):
+    starving = (vichls.stream[vichls.uint8]([5, 7, 9]),)  # no terminating zero
+    with pytest.raises(SimError, match="(?s)deadlock.*'x'"):
+        model.run("sum_until_zero", [starving], max_cycles=200_000)
+
+
+def test_a_local_fifo_too_shallow_for_tasks_run_in_sequence_is_refused():
+    from vichls.passes.unsupported import FpgaError
+
+    with pytest.raises(FpgaError, match=r"local stream 'q' \(depth 8\) receives 48 elements"):
+        vichls.customize(ks.producer_consumer).build("fpga")
 
 
 def test_consecutive_calls_of_a_dataflow_top_overlap(model):

@@ -182,8 +182,22 @@ def cmd_compile(args) -> int:
     for loop in r.get("loops", []):
         if loop.get("pipelined"):
             trips = loop.get("trip_count")
-            print(f"  pipeline:  loop '{loop['name']}': II={loop['ii']}, depth {loop['depth']} "
-                  f"cycles" + (f", {trips} iterations" if trips is not None else ""))
+            where = f"task '{loop['task']}', " if "task" in loop else ""
+            print(f"  pipeline:  {where}loop '{loop['name']}': II={loop['ii']}, depth "
+                  f"{loop['depth']} cycles" + (f", {trips} iterations" if trips is not None else ""))
+    df = r.get("dataflow")
+    if df:
+        interval = df.get("interval")
+        print(f"  dataflow:  {len(df['tasks'])} tasks, {len(df['channels'])} channels"
+              + (f"; a call every {interval} cycles at best, bottleneck task "
+                 f"'{df['bottleneck']}'" if interval is not None else ""))
+        for task in df["tasks"]:
+            cycles = "data-dependent" if task["latency"] is None else f"{task['latency']} cycles"
+            print(f"    task     {task['name']} (module {task['module']}): {cycles}")
+        for ch in df["channels"]:
+            size = f"depth {ch['depth']}" if ch["kind"] == "fifo" else f"2 x {ch['words']} words"
+            print(f"    channel  {ch['name']}: {ch['kind']} ({size}), {ch['producer']} -> "
+                  f"{ch['consumer']}")
     for p in written:
         print(f"  wrote {p}")
     sys.stdout.flush()

@@ -43,6 +43,7 @@ from vichls.dialects import graph
 from vichls.dialects import stream as ir_stream
 from vichls.dialects import structural as st
 from vichls.passes.build_structural import build_structural, static_trip_count
+from vichls.passes.check_stream_depths import check_stream_depths
 from vichls.passes.compile_control import compile_control
 from vichls.passes.insert_stall import insert_stall
 from vichls.verilog_printer import emit_verilog
@@ -150,6 +151,7 @@ def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, Kern
     # a callee's accesses to a partitioned array are rewritten too
     apply_requested_partitions(module)
     top = top_function(module)
+    check_stream_depths(top)
     _unroll_inlined_loops_in_pipelines(top)
     sig = signature_of(top)  # with one argument per bank
     lower_affine_for_fpga(module)

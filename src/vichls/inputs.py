@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from vichls.signature import KernelSignature
-from vichls.types import ArrayType, ScalarType, Stream
+from vichls.types import ArrayType, ScalarType, Stream, StreamType
 
 
 def edge_values(t: ScalarType) -> list[int]:
@@ -52,10 +52,23 @@ def scalar(rng: np.random.Generator, t: ScalarType, edge_share: float = 0.5) -> 
     return values(rng, t, 1, edge_share)[0]
 
 
+#: Elements in a random input stream: a kernel that reads more needs its own
+#: ``make_inputs`` (a get from an empty stream is an error in Python).
+RANDOM_STREAM_LENGTH = 1024
+
+
 def random_args(sig: KernelSignature, rng: np.random.Generator) -> tuple:
-    """Arguments for every parameter of ``sig``: arrays and scalars mixing edges and noise."""
-    return tuple(array(rng, p.type.element, p.type.shape) if isinstance(p.type, ArrayType)
-                 else scalar(rng, p.type) for p in sig.params)
+    """Arguments for every parameter of ``sig``: arrays and scalars mixing edges and noise;
+    input streams with ``RANDOM_STREAM_LENGTH`` such values, output streams empty."""
+    def one(p):
+        if isinstance(p.type, ArrayType):
+            return array(rng, p.type.element, p.type.shape)
+        if isinstance(p.type, StreamType):
+            count = RANDOM_STREAM_LENGTH if p.direction == "in" else 0
+            return p.type(values(rng, p.type.element, count) if count else ())
+        return scalar(rng, p.type)
+
+    return tuple(one(p) for p in sig.params)
 
 
 def copy_args(args) -> tuple:

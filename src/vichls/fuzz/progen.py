@@ -78,9 +78,8 @@ TOP = "top"
 
 
 DIRECTIVE_KINDS = ("unroll", "tile", "reorder", "flatten", "partition", "pipeline", "dataflow")
-# What ``vichls fuzz`` draws by default: dataflow joins once the back end implements it
-# (today it is refused at build time with a DirectiveError).
-DEFAULT_DIRECTIVES = frozenset({"unroll", "tile", "reorder", "flatten", "partition", "pipeline"})
+# What ``vichls fuzz`` draws by default: every kind.
+DEFAULT_DIRECTIVES = frozenset(DIRECTIVE_KINDS)
 
 
 @dataclass

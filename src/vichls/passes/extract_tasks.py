@@ -16,9 +16,9 @@ the range of tasks between two offending ones is merged into one task:
 A local array or stream left shared by a producer task and a later consumer task becomes a
 ``graph.channel`` (kind ``buffer``; passes/infer_streams.py types it); storage used by one
 task moves into it. Before that, the front end's initialisation of a local array (a nest
-storing a constant into every element) is dropped when the next task that touches the
-array overwrites every element in order before reading any (it would otherwise make that
-task a second producer).
+storing a constant into every element) is dropped when the next statement that touches the
+array overwrites every element in order before reading any, and otherwise joins that
+statement's task (either way it does not make a second producer of its own).
 
 A kernel's return value is returned by the last task (which computes it: the value lives
 in a local scalar, which merges every task that writes it into that one). A task that is
@@ -235,28 +235,40 @@ def single_in_order_access(function: func.FuncOp, param: SSAValue, mode: str) ->
     return hit is not None and hit == (param, mode) and in_order_nest(uses[0], param, None)
 
 
-def remove_dead_initialisations(body: Block, usage: Usage) -> None:
+def place_initialisations(body: Block, usage: Usage) -> set[Operation]:
+    """Drop each dead initialisation of a local array; move each live one next to the
+    first statement that touches the array after it (nothing in between does), so that it
+    joins that statement's task instead of making a task of its own. Returns the moved
+    initialisations."""
+    kept: set[Operation] = set()
     for alloca in [op for op in body.ops if isinstance(op, memref.AllocaOp)]:
         value = alloca.memref
         touching = [op for op in body.ops if op is not alloca and any(
             (direct_access(x) or (None,))[0] is value
             or (isinstance(x, func.CallOp) and value in x.arguments) for x in op.walk())]
-        if len(touching) >= 2 and _init_nest(touching[0], value) and \
-                overwrites_in_order([touching[1]], value, usage):
+        if not touching or not _init_nest(touching[0], value):
+            continue
+        if len(touching) >= 2 and overwrites_in_order([touching[1]], value, usage):
             touching[0].detach()
             touching[0].erase()
+        elif len(touching) >= 2:
+            init = touching[0]
+            init.detach()
+            body.insert_op_before(init, touching[1])
+            kept.add(init)
+    return kept
 
 
 # -- segments and their legalisation ------------------------------------------------------------
 
 
-def _segments(body: Block, free: set[Operation]) -> list[Segment]:
+def _segments(body: Block, free: set[Operation], attached: set[Operation]) -> list[Segment]:
     segments: list[Segment] = []
     pending: list[Operation] = []
     for op in body.ops:
         if op is body.last_op or _is_storage(op) or op in free:
             continue
-        if _is_seed(op):
+        if _is_seed(op) and op not in attached:
             segments.append(Segment(pending + [op]))
             pending = []
         else:
@@ -302,9 +314,15 @@ def _violation(segments: list[Segment], body: Block, free: set[Operation]) -> tu
         is_param = value.owner is body
         if is_param or not _is_channel_type(value):
             return span
-        writers = [k for k, m in by_seg.items() if "w" in m]
-        readers = [k for k, m in by_seg.items() if "w" not in m]
-        if len(writers) != 1 or len(readers) != 1 or readers[0] < writers[0]:
+        # one producer, then one consumer: merge the producers, or the consumers, or a
+        # consumer that comes first with the producer
+        writers = sorted(k for k, m in by_seg.items() if "w" in m)
+        readers = sorted(k for k, m in by_seg.items() if "w" not in m)
+        if len(writers) > 1:
+            return writers[0], writers[-1]
+        if len(readers) > 1:
+            return readers[0], readers[-1]
+        if not writers or readers[0] < writers[0]:
             return span
     return None
 
@@ -333,11 +351,16 @@ def _value_name(value: SSAValue, default: str) -> str:
 
 
 def _seed_name(seg: Segment) -> str:
+    """The first call's callee or the first named loop's variable (initialisation nests
+    have no name)."""
     for op in seg.ops:
         if isinstance(op, func.CallOp):
             return op.callee.root_reference.data
+        if isinstance(op, (affine.ForOp, scf.ForOp)) and op.body.block.args[0].name_hint:
+            return f"loop_{op.body.block.args[0].name_hint}"
+    for op in seg.ops:
         if isinstance(op, (affine.ForOp, scf.ForOp)):
-            return f"loop_{op.body.block.args[0].name_hint or 'nest'}"
+            return "loop_nest"
         if isinstance(op, scf.WhileOp):
             return "while_loop"
     return "body"
@@ -356,9 +379,9 @@ def extract_tasks(module: ModuleOp) -> bool:
         return False
     body = top.body.block
     usage = Usage(module)
-    remove_dead_initialisations(body, usage)
+    initialisations = place_initialisations(body, usage)
     free = _free_ops(body)
-    segments = _segments(body, free)
+    segments = _segments(body, free, initialisations)
     if not segments:
         raise DataflowError.at(top, "s.dataflow(): the kernel has no task (no call and no loop)")
     while True:
