@@ -60,6 +60,8 @@ def test_independent_tasks_run_concurrently(outcomes, reports):
 
 def test_a_bypass_fifo_holds_the_deep_stage(reports):
     depth = {c["name"]: c["depth"] for c in reports["bypass"]["dataflow"]["channels"]}
+    bypassing = [c["name"] for c in reports["bypass"]["dataflow"]["channels"] if c.get("bypass")]
+    assert bypassing == ["q"]
     held = max(loop["depth"] for loop in reports["bypass"]["loops"] if loop["task"] == "loop_j")
     assert depth["q"] >= held and depth["p"] == depth["r"] == 2
 

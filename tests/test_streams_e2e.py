@@ -57,6 +57,7 @@ def model():
         "sum_until_zero": vichls.customize(ks.sum_until_zero).build("fpga"),
         "stream_pipe": DATAFLOW_SCHEDULES["stream_pipe"]().build("fpga"),
         "with_scalars": vichls.customize(with_scalars).dataflow().build("fpga"),
+        "with_scalars_chain": vichls.customize(with_scalars).dataflow("ap_ctrl_chain").build("fpga"),
     }
     sims = [SimDesign(d.verilog, d.signature, name=name) for name, d in designs.items()]
     return build_simulation(sims)
@@ -110,3 +111,24 @@ def test_stream_calls_overlap_and_keep_the_order(model):
     result = model.run_repeated("stream_pipe", (x, y, 9), 3)
     assert list(result.streams["y"]) == [int(v) * 3 + 9 for v in values]
     assert result.cycles <= 3 * N + 40
+
+
+def test_an_ap_ctrl_chain_top_has_ap_continue_and_the_same_results(model):
+    design = vichls.customize(with_scalars).dataflow(interface="ap_ctrl_chain").build("fpga")
+    ports = [p["name"] for p in design.report["interface"]["ports"]]
+    assert ports[:7] == ["ap_clk", "ap_rst", "ap_start", "ap_done", "ap_idle", "ap_ready",
+                         "ap_continue"]
+    assert design.report["interface"]["block_control"] == "ap_ctrl_chain"
+    rng = np.random.default_rng(6)
+    args = (rng.integers(-1000, 1000, N).astype(np.int32), np.zeros(N, dtype=np.int32), 5, 2)
+    want = copy_args(args)
+    with_scalars(*want)
+    (result,) = model.run("with_scalars_chain", [copy_args(args)])
+    assert (result.arrays["y"] == want[1]).all()
+
+
+def test_an_unknown_dataflow_interface_is_refused():
+    from vichls.errors import DirectiveError
+
+    with pytest.raises(DirectiveError, match="interface must be"):
+        vichls.customize(with_scalars).dataflow(interface="ap_hs")

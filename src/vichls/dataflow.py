@@ -11,7 +11,8 @@ on streams), and builds the top component:
 - the kernel's ports (ap_ctrl_hs, in the contract's order) wired to the task that uses each
   parameter; scalar inputs are held for tasks that start after the top took the call;
 - the top takes a call when no task still has one to start (``ap_ready``), so consecutive
-  calls overlap: a task starts its next call as soon as it is free and its channels allow
+  calls overlap (with ``s.dataflow(interface="ap_ctrl_chain")`` the top also has
+  ``ap_continue``: its ``ap_done`` stays high until then): a task starts its next call as soon as it is free and its channels allow
   (a pingpong's consumer needs a full bank, its producer a free one); ``ap_done`` pulses
   when every task has finished the oldest call;
 - ``vichls_stalled``: high while some task waits on a stream and no task can move, which
@@ -68,6 +69,8 @@ def compile_dataflow(module: ModuleOp, clock_period_ns: float):
     requests = list(top.attributes[REQUESTS_ATTR].data) if REQUESTS_ATTR in top.attributes else []
     top.attributes.pop(REQUESTS_ATTR, None)
     signature = signature_of(top)
+    interface = top.attributes[graph.DATAFLOW_ATTR]
+    chain = isinstance(interface, StringAttr) and interface.data == "ap_ctrl_chain"
     extract_tasks(work)
     infer_streams(work)
     top = top_function(work)
@@ -105,13 +108,14 @@ def compile_dataflow(module: ModuleOp, clock_period_ns: float):
             modules[key] = (component, component_design)
         compiled[task.task_name.data] = modules[key]
     depths = _fifo_depths(tasks, channels, compiled)
-    builder = TopBuilder(signature, tasks, channels, compiled, depths)
+    builder = TopBuilder(signature, tasks, channels, compiled, depths, chain)
     top_component = builder.build()
     for component, _ in modules.values():
         component.detach()
     design_module = ModuleOp([top_component] + [c for c, _ in modules.values()])
     verilog = emit_verilog(design_module)
     report = _report(signature, tasks, channels, compiled, depths, top_component, clock_period_ns)
+    report["interface"]["block_control"] = "ap_ctrl_chain" if chain else "ap_ctrl_hs"
     partitions = {}
     for (t, k), p in builder.param_users.items():
         design = compiled[tasks[t].task_name.data][1]
@@ -191,8 +195,9 @@ def _fifo_depths(tasks, channels, compiled) -> dict[SSAValue, int]:
             continue
         depth = ch.depth.value.data if ch.depth is not None else ch.result.type.depth.data
         detour = longest_detour(ch.producer.data, ch.consumer.data)
-        if detour is not None:
+        if detour is not None:  # a bypass: recorded on the channel for the report
             depth = max(depth, detour + 2)
+            ch.attributes["bypass"] = StringAttr(f"holds {detour} elements in flight")
         depths[ch.result] = depth
     return depths
 
@@ -201,8 +206,10 @@ def _fifo_depths(tasks, channels, compiled) -> dict[SSAValue, int]:
 
 
 class TopBuilder:
-    def __init__(self, signature: KernelSignature, tasks, channels, compiled, depths):
+    def __init__(self, signature: KernelSignature, tasks, channels, compiled, depths,
+                 chain: bool = False):
         self.signature = signature
+        self.chain = chain  # ap_ctrl_chain top: a call retires only with ap_continue
         self.tasks = tasks
         self.channels = channels
         self.compiled = compiled
@@ -277,6 +284,8 @@ class TopBuilder:
             self.port(name, "in", 1)
         for name in ("ap_done", "ap_idle", "ap_ready"):
             self.port(name, "out", 1)
+        if self.chain:
+            self.port("ap_continue", "in", 1)
         if sig.ret is not None:
             self.port("ap_return", "out", sig.ret.width)
         params = list(sig.params)
@@ -485,6 +494,8 @@ class TopBuilder:
         all_finished = self.and_(finished, "all_finished")
         self.assign(self.ports["ap_ready"], accept)
         self.assign(self.ports["ap_done"], all_finished)
+        if self.chain:  # ap_done stays high (the tasks keep their counts) until continued
+            all_finished = self.and_([all_finished, self.ports["ap_continue"]], "retire")
         for en in self.accept_users:
             self.assign(en, accept)
         idle_terms, blocked, waits = [], [], []
@@ -554,6 +565,8 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock) 
         if ch.kind.data == "fifo":
             entry["depth"] = depths[ch.result]
             entry["width"] = ch.result.type.width
+            if "bypass" in ch.attributes:  # the consumer also hears the producer through others
+                entry["bypass"] = True
             resources["ff"] += 2 * ch.result.type.width + 8
             resources["lut"] += ch.result.type.width * max(1, ceil(depths[ch.result] / 32)) + 8
         else:

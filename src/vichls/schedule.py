@@ -100,6 +100,8 @@ class Schedule:
                 if not isinstance(name, str):
                     raise self._fail(d, "loops are named by strings")
                 self._find_loops(d, name)
+        if d.kind == "dataflow" and opts.get("interface") not in ("ap_ctrl_hs", "ap_ctrl_chain"):
+            raise self._fail(d, "interface must be 'ap_ctrl_hs' or 'ap_ctrl_chain'")
         if d.kind == "pipeline" and not (isinstance(opts.get("ii"), int) and opts["ii"] >= 1):
             raise self._fail(d, "ii must be a positive integer")
         if d.kind == "unroll" and opts.get("factor") is not None and not (
@@ -156,8 +158,10 @@ class Schedule:
     def flatten(self, *loops: str) -> "Schedule":
         return self._record("flatten", loops)
 
-    def dataflow(self) -> "Schedule":
-        return self._record("dataflow", ())
+    def dataflow(self, interface: str = "ap_ctrl_hs") -> "Schedule":
+        """Run the top kernel's calls and loop nests as concurrent tasks (FPGA build).
+        ``interface="ap_ctrl_chain"`` gives the top an ``ap_continue`` input too."""
+        return self._record("dataflow", (), interface=interface)
 
     def compose(self, other: "Schedule") -> "Schedule":
         """Apply ``other``'s loop directives (a schedule of a kernel this one calls) to
@@ -213,15 +217,17 @@ class Schedule:
         for sub in self.composed:
             sub.check_supported()
             apply_directives(module, sub.directives, sub.kernel.tree(), sub.kernel.name)
-        if any(d.kind == "dataflow" for d in self.directives):
+        dataflow = [d for d in self.directives if d.kind == "dataflow"]
+        if dataflow:
             # tasks and channels: built by the FPGA back end (passes/extract_tasks.py); the
             # CPU runs the kernel's statements in order, which is what it means
-            from xdsl.dialects.builtin import UnitAttr
+            from xdsl.dialects.builtin import StringAttr
 
             from vichls.dialects.graph import DATAFLOW_ATTR
             from vichls.signature import top_function
 
-            top_function(module).attributes[DATAFLOW_ATTR] = UnitAttr()
+            interface = dict(dataflow[-1].options).get("interface", "ap_ctrl_hs")
+            top_function(module).attributes[DATAFLOW_ATTR] = StringAttr(interface)
         # partitioning is a hardware choice: recorded on the IR, applied by the FPGA back end
         request_partitions(module, [(d.args[0], dict(d.options)["kind"], dict(d.options)["dim"],
                                      dict(d.options)["factor"])

@@ -37,7 +37,8 @@ from xdsl.irdl import (
     var_result_def,
 )
 
-#: On the top ``func.func``: the kernel is a dataflow region (set by ``s.dataflow()``).
+#: On the top ``func.func``: the kernel is a dataflow region (set by ``s.dataflow()``); its
+#: value names the top's block-level interface, "ap_ctrl_hs" or "ap_ctrl_chain".
 DATAFLOW_ATTR = "vichls.dataflow"
 
 CHANNEL_KINDS = ("buffer", "pingpong", "fifo")

@@ -26,7 +26,14 @@ from xdsl.dialects.builtin import (
     StringAttr,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
 from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 
@@ -107,6 +114,9 @@ class FunctionBuilder:
         self.slots: dict[T.Sym, SSAValue] = {}  # 0-d allocas of locals, arrays' memrefs
         self.values: dict[T.Sym, SSAValue] = {}  # SSA values: unassigned params, loop vars
         self.affine_ivs: dict[T.Sym, SSAValue] = {}  # loop vars of affine.for: their index IV
+        # the values each affine loop variable's index can take (interval arithmetic on its
+        # bounds), so that affine bounds in it are known to fit in 32 signed bits
+        self.iv_ranges: dict[SSAValue, tuple[int, int]] = {}
         self.loops: list[_Loop] = []
         self.ret_slot: Optional[SSAValue] = None
         self.ret_flag: Optional[SSAValue] = None
@@ -332,14 +342,12 @@ class FunctionBuilder:
         if own_exit or returns:
             self.for_as_while(s)
             return
-        lb = self.affine_bound(s.start)
-        ub = self.affine_bound(s.stop) if lb is not None else None
-        if s.step > 0 and lb is not None and ub is not None:
-            self.affine_for(s, lb, ub)
+        bounds = self.affine_bounds(s.start, s.stop)
+        if bounds is not None and s.step > 0:
+            self.affine_for(s, *bounds)
             return
-        if s.step < 0 and lb is not None and ub is not None and all(
-                isinstance(b[1], AffineConstantExpr) for b in (lb, ub)):
-            self.affine_for_downward(s, lb[1].value, ub[1].value)
+        if bounds is not None and all(isinstance(e, AffineConstantExpr) for e in bounds[1::2]):
+            self.affine_for_downward(s, bounds[1].value, bounds[3].value)
             return
         self.scf_for(s)
 
@@ -352,21 +360,27 @@ class FunctionBuilder:
         finally:
             self.loops.pop()
 
-    def affine_for(self, s: T.For, lb: tuple, ub: tuple) -> None:
-        (lb_aff, lb_expr), (ub_aff, ub_expr) = lb, ub
+    def affine_for(self, s: T.For, lb_acc: _Affine, lb_expr: AffineExpr, ub_acc: _Affine,
+                   ub_expr: AffineExpr) -> None:
+        """``range(start, stop, k)``, k > 0, with bounds affine in outer affine loop
+        variables: one lower and one upper bound map, each over the values it uses. A loop whose
+        upper bound is at most its lower bound runs zero times (scf.for semantics), as in
+        Python, so no max/min is needed."""
         body = Block(arg_types=[_INDEX])
         iv = body.args[0]
         iv.name_hint = s.var.uid
         saved = self.block
         self.block = body
         self.affine_ivs[s.var] = iv
+        low, high = self.expr_range(lb_expr, lb_acc), self.expr_range(ub_expr, ub_acc)
+        self.iv_ranges[iv] = (low[0], max(low[0], high[1] - 1))
         value = self.add(arith.IndexCastOp(iv, IntegerType(s.var.type.width))).results[0]
         self.loop_body(s, _Loop(None, None), value)
         self.set_loc(s.loc)
         self.add(affine.YieldOp.get())
         self.block = saved
-        op = affine.ForOp.from_region(lb_aff.operands(), ub_aff.operands(), [], [],
-                                      lb_aff.map([lb_expr]), ub_aff.map([ub_expr]),
+        op = affine.ForOp.from_region(lb_acc.operands(), ub_acc.operands(), [], [],
+                                      lb_acc.map([lb_expr]), ub_acc.map([ub_expr]),
                                       Region(body), s.step)
         if s.label:
             op.attributes["vichls.label"] = StringAttr(s.label)
@@ -386,6 +400,7 @@ class FunctionBuilder:
         down = AffineMap(1, 0, (AffineExpr.dimension(0) * s.step + start,))
         iv = self.add(affine.ApplyOp([counter], builtin.AffineMapAttr(down))).results[0]
         self.affine_ivs[s.var] = iv
+        self.iv_ranges[iv] = (start + max(trip - 1, 0) * s.step, start)
         value = self.add(arith.IndexCastOp(iv, IntegerType(s.var.type.width))).results[0]
         self.loop_body(s, _Loop(None, None), value)
         self.set_loc(s.loc)
@@ -554,15 +569,43 @@ class FunctionBuilder:
             return a + b if e.op == "add" else (a - b if e.op == "sub" else a * b)
         return None
 
-    def affine_bound(self, e: T.Expr):
-        """A constant loop bound (xDSL's lower-affine lowers only constant bounds)."""
-        if _needs_guard(e):
+    def affine_bounds(self, start: T.Expr, stop: T.Expr):
+        """(lower operands, lower, upper operands, upper) when both bounds of a loop are affine in outer affine
+        loop variables and constants and every intermediate value provably fits in 32
+        signed bits (so the index arithmetic computes what the kernel's wrapping arithmetic
+        would, and an ``index`` holds it); else None."""
+        if _needs_guard(start) or _needs_guard(stop):
             return None
-        acc = _Affine()
-        x = self.affine_of(e, acc)
-        if x is None or acc.operands():
+        low_acc, high_acc = _Affine(), _Affine()
+        lower = self.affine_of(start, low_acc)
+        upper = self.affine_of(stop, high_acc) if lower is not None else None
+        if (upper is None or self.expr_range(lower, low_acc) is None
+                or self.expr_range(upper, high_acc) is None):
             return None
-        return acc, x
+        return low_acc, lower, high_acc, upper
+
+    def expr_range(self, e: AffineExpr, acc: _Affine) -> Optional[tuple[int, int]]:
+        """The interval of values of ``e`` (+ and * only) over its dims' ranges, or None
+        when some sub-expression may leave the signed 32-bit range."""
+        if isinstance(e, AffineConstantExpr):
+            low = high = e.value
+        elif isinstance(e, AffineDimExpr):
+            low, high = self.iv_ranges[acc.dims[e.position]]
+        elif isinstance(e, AffineBinaryOpExpr) and e.kind in (AffineBinaryOpKind.Add,
+                                                               AffineBinaryOpKind.Mul):
+            a, b = self.expr_range(e.lhs, acc), self.expr_range(e.rhs, acc)
+            if a is None or b is None:
+                return None
+            if e.kind == AffineBinaryOpKind.Add:
+                low, high = a[0] + b[0], a[1] + b[1]
+            else:
+                corners = [x * y for x in a for y in b]
+                low, high = min(corners), max(corners)
+        else:
+            return None
+        if low < -(1 << 31) or high >= 1 << 31:
+            return None
+        return low, high
 
     def to_index(self, v: SSAValue, ty: ScalarType) -> SSAValue:
         if not ty.signed:

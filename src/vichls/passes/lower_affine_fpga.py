@@ -3,22 +3,26 @@
 What: xDSL's ``lower-affine`` (affine.for → scf.for, affine.load/store → memref.load/store
 with the map computed by arith, affine.apply → arith), with two additions:
 
-- each ``affine.for``'s attributes (``vichls.pipeline``) are carried over to the
-  ``scf.for`` that replaces it (the body block moves over intact, so it identifies it);
+- ``affine.for`` is lowered here, not by xDSL (whose pattern evaluates bound maps with no
+  operands): its bound maps are evaluated on their operands (dims and symbols), a lower
+  bound with several results is their maximum and an upper bound their minimum (the
+  affine dialect's meaning; tiling a loop with affine bounds makes such a min), and its
+  attributes (``vichls.pipeline``) go over to the ``scf.for`` that replaces it;
 - each ``memref.load``/``memref.store`` keeps the source location of the affine access
   it replaces, so that schedule reports (why a pipeline's II is what it is) can name the
   source line.
 
-Why xDSL's lowering and not vichls.cpu's: for the FPGA, ``floordiv``/``ceildiv`` in a map
-must stay ``arith.floordivsi``/``ceildivsi`` (a shift when the divisor is a power of two,
-which the partitioning and tiling passes produce), not a divider. Assumes the front end's
-contract that affine.for bounds are constants (xDSL's pass ignores bound operands).
+Why xDSL's lowering for the rest and not vichls.cpu's: for the FPGA, ``floordiv``/``ceildiv``
+in a map must stay ``arith.floordivsi``/``ceildivsi`` (a shift when the divisor is a power of two,
+which the partitioning and tiling passes produce), not a divider. Assumes docs/ir.md:
+bound maps are sums and constant multiples (the max/min of several), loads and stores
+use maps with dimensions only.
 """
 
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects import affine, memref, scf
+from xdsl.dialects import affine, arith, memref, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -27,7 +31,8 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.transforms.lower_affine import LowerAffinePass, insert_affine_map_ops
+from xdsl.ir import Operation, SSAValue
+from xdsl.transforms.lower_affine import LowerAffinePass, affine_expr_ops, insert_affine_map_ops
 
 
 class _LoadKeepingLocation(RewritePattern):
@@ -50,15 +55,40 @@ class _StoreKeepingLocation(RewritePattern):
         rewriter.replace(op, new)
 
 
+def _bound(amap, operands, rewriter: PatternRewriter, take_smaller: bool) -> SSAValue:
+    """The value of a bound map: its only result, or the min/max of its results."""
+    dims, symbols = operands[: amap.num_dims], operands[amap.num_dims:]
+    values = []
+    for expr in amap.results:
+        ops, value = affine_expr_ops(expr, dims, symbols)
+        rewriter.insert(ops)
+        values.append(value)
+    result = values[0]
+    for value in values[1:]:
+        compare: Operation = arith.CmpiOp(value, result, "slt" if take_smaller else "sgt")
+        select = arith.SelectOp(compare.results[0], value, result)
+        rewriter.insert([compare, select])
+        result = select.result
+    return result
+
+
+class _LowerForWithBounds(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: affine.ForOp, rewriter: PatternRewriter):
+        lower = _bound(op.lowerBoundMap.data, op.lowerBoundOperands, rewriter, False)
+        upper = _bound(op.upperBoundMap.data, op.upperBoundOperands, rewriter, True)
+        step = arith.ConstantOp(op.step)
+        rewriter.insert(step)
+        loop = scf.ForOp(lower, upper, step.result, op.inits,
+                         rewriter.move_region_contents_to_new_regions(op.body))
+        loop.attributes.update(op.attributes)
+        loop.location = op.location
+        rewriter.replace(op, loop)
+
+
 def lower_affine_for_fpga(module: ModuleOp) -> None:
-    attributes = {id(op.body.block): (op.body.block, dict(op.attributes))
-                  for op in module.walk() if isinstance(op, affine.ForOp) and op.attributes}
     PatternRewriteWalker(
-        GreedyRewritePatternApplier([_LoadKeepingLocation(), _StoreKeepingLocation()])
+        GreedyRewritePatternApplier(
+            [_LoadKeepingLocation(), _StoreKeepingLocation(), _LowerForWithBounds()])
     ).rewrite_module(module)
     LowerAffinePass().apply(Context(allow_unregistered=True), module)
-    for op in module.walk():
-        if isinstance(op, scf.ForOp) and id(op.body.block) in attributes:
-            block, attrs = attributes[id(op.body.block)]
-            if block is op.body.block:
-                op.attributes.update(attrs)
