@@ -3,9 +3,9 @@ the numbers they are held to.
 
 Designs, int32, N = 1024:
 
-- three stages, each a loop pipelined at II=1, chained through local arrays written and
-  read in order (so FIFOs): in sequence, and with ``s.dataflow()`` (target: total cycles
-  <= 1.1 N + the sum of the stage depths, not 3 N);
+- three stages (examples/dataflow.py), each a loop pipelined at II=1, chained through
+  local arrays written and read in order (so FIFOs): in sequence, and with ``s.dataflow()``
+  (target: total cycles <= 1.1 N + the sum of the stage depths, not 3 N);
 - the same three stages as sub-kernels connected by explicit streams, with stream
   parameters on the top (ap_fifo), pipelined through ``compose``;
 - a producer at II=1 feeding a consumer at II=2 (three reads of one array per element on
@@ -23,26 +23,20 @@ bit against its Python call before its cycles are printed.
 from __future__ import annotations
 
 import sys
-import time
+from pathlib import Path
 
-import numpy as np
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # when run as a script
 
-import vichls
-from vichls import int32, kernel, stream
+import vichls  # noqa: E402
+from benchmarks.measure import example, measure  # noqa: E402
+from vichls import int32, kernel, stream  # noqa: E402
 
 N = 1024
 
 
-@kernel
-def three_stages(x: int32[N], y: int32[N]):
-    a: int32[N] = 0
-    b: int32[N] = 0
-    for i in range(N):
-        a[i] = x[i] * 3 + 1
-    for j in range(N):
-        b[j] = a[j] * a[j] - j
-    for k in range(N):
-        y[k] = (b[k] >> 2) + 7
+_example = example("dataflow.py")
+three_stages = _example["stages"]  # N = 1024, chained through two arrays
+stages_dataflow = _example["s"]  # each loop pipelined, dataflow
 
 
 @kernel
@@ -93,14 +87,14 @@ def pingpong_pair(x: int32[N], y: int32[N], c: int32):
 
 def designs():
     stages = vichls.customize(three_stages).pipeline("i").pipeline("j").pipeline("k")
+    assert _example["N"] == N
     kernels = vichls.customize(three_kernels)
     for sub in (load, compute, store):
         kernels.compose(vichls.customize(sub).pipeline("i"))
     pair = vichls.customize(pingpong_pair).pipeline("i").pipeline("j").dataflow()
     return [
         ("3 stages, in sequence", stages),
-        ("3 stages, dataflow", vichls.customize(three_stages).pipeline("i").pipeline("j")
-         .pipeline("k").dataflow()),
+        ("3 stages, dataflow", stages_dataflow),
         ("3 kernels on streams, dataflow", kernels.dataflow()),
         ("II 1 -> II 2, dataflow", vichls.customize(uneven).pipeline("i").pipeline("j").dataflow()),
         ("ping-pong pair, dataflow", pair),
@@ -108,49 +102,24 @@ def designs():
 
 
 def main() -> int:
-    from vichls.flows.sim import SimDesign, build_simulation
-    from vichls.inputs import copy_args, random_args
-    from vichls.results import differences, results_of
+    from vichls.inputs import copy_args
 
-    rng = np.random.default_rng(2026)
-    rows, sims, calls, expected = [], [], {}, {}
-    for name, schedule in designs():
-        print(f"compiling {name} ...", file=sys.stderr, flush=True)
-        t0 = time.perf_counter()
-        design = schedule.build("fpga")
-        seconds = time.perf_counter() - t0
-        k = schedule.kernel
-        args = random_args(k.signature, rng)
-        work = copy_args(args)
-        expected[name] = results_of(k.signature, work, k(*work))
-        tag = "".join(c if c.isalnum() else "_" for c in name)
-        sims.append(SimDesign(design.verilog, design.signature, name=tag,
-                              partitions=design.partitions))
-        calls[tag] = [args]
-        rows.append((name, tag, k, design.report, seconds, args))
-    print("building the simulation ...", file=sys.stderr, flush=True)
-    model = build_simulation(sims)
-    results = model.run_many(calls, max_cycles=10_000_000)
-    cycles, wrong = {}, []
+    rows, model = measure(designs())
+    cycles = {row.name: row.cycles for row in rows}
+    wrong = [row.name for row in rows if not row.exact]
     print(f"{'design':<32} {'cycles':>7} {'tasks':>5} {'channels':<22} {'bottleneck':<12} "
           f"{'compile s':>9}  bit-exact")
-    for name, tag, k, report, seconds, _ in rows:
-        res = results[tag][0]
-        got = (res.ret, {p.name: res.arrays[p.name] for p in k.signature.params if p.is_array})
-        exact = not differences(expected[name], got)
-        if not exact:
-            wrong.append(name)
-        cycles[name] = res.cycles
-        df = report.get("dataflow")
+    for row in rows:
+        df = row.report.get("dataflow")
         tasks = str(len(df["tasks"])) if df else "-"
         channels = ",".join(f"{c['kind']}{c.get('depth', '')}" for c in df["channels"]) if df else "-"
         bottleneck = df["bottleneck"] if df else "-"
-        print(f"{name:<32} {res.cycles:>7} {tasks:>5} {channels:<22} {bottleneck:<12} "
-              f"{seconds:>9.2f}  {'yes' if exact else 'NO'}")
-        for warning in report.get("warnings", []):
+        print(f"{row.name:<32} {row.cycles:>7} {tasks:>5} {channels:<22} {bottleneck:<12} "
+              f"{row.compile_s:>9.2f}  {'yes' if row.exact else 'NO'}")
+        for warning in row.report.get("warnings", []):
             print(f"    warning: {warning}")
 
-    report_of = {name: report for name, _, _, report, _, _ in rows}
+    report_of = {row.name: row.report for row in rows}
     depths = sum(loop["depth"] for loop in report_of["3 stages, dataflow"]["loops"]
                  if loop.get("pipelined"))
     bound = 1.1 * N + depths
@@ -164,9 +133,8 @@ def main() -> int:
           f"{cycles['II 1 -> II 2, dataflow'] / N:.2f} per element (the slowest stage's II is "
           f"{max(iis.values())}); bottleneck reported: "
           f"{uneven_report['dataflow']['bottleneck']}")
-    pair_tag = next(tag for name, tag, *_ in rows if name == "ping-pong pair, dataflow")
-    pair_args = next(args for name, _, _, _, _, args in rows if name == "ping-pong pair, dataflow")
-    repeated = model.run_repeated(pair_tag, copy_args(pair_args), 3, max_cycles=10_000_000)
+    pair = next(row for row in rows if row.name == "ping-pong pair, dataflow")
+    repeated = model.run_repeated(pair.tag, copy_args(pair.args), 3, max_cycles=10_000_000)
     one = cycles["ping-pong pair, dataflow"]
     print(f"  ping-pong pair: 3 back-to-back calls {repeated.cycles} cycles vs 3 x one call "
           f"{3 * one} ({3 * one / repeated.cycles:.2f}x from overlapping calls); done edges "

@@ -23,12 +23,13 @@ printed.
 from __future__ import annotations
 
 import sys
-import time
+from pathlib import Path
 
-import numpy as np
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # when run as a script
 
-import vichls
-from vichls import int32, kernel
+import vichls  # noqa: E402
+from benchmarks.measure import example, measure  # noqa: E402
+from vichls import int32, kernel  # noqa: E402
 
 GEMM_N = 32
 DOT_N = 1024
@@ -55,14 +56,7 @@ def dot(x: int32[DOT_N], y: int32[DOT_N]) -> int32:
 
 def _fir_example(n: int):
     """examples/fir.py's kernel (and its schedule), rebuilt with N = n outputs."""
-    from pathlib import Path
-
-    from vichls.frontend.kernel import load_source
-
-    path = Path(__file__).resolve().parent.parent / "examples" / "fir.py"
-    text = path.read_text()
-    assert "\nN = 256\n" in text, "examples/fir.py no longer sets N = 256"
-    namespace = load_source(text.replace("\nN = 256\n", f"\nN = {n}\n"), f"{path}[N={n}]")
+    namespace = example("fir.py", {"\nN = 256\n": f"\nN = {n}\n"})
     return namespace["fir"], namespace["s"]
 
 
@@ -87,51 +81,24 @@ def designs():
 
 
 def main() -> int:
-    from vichls.flows.sim import SimDesign, build_simulation
-    from vichls.inputs import copy_args, random_args
-    from vichls.results import differences, results_of
-
-    rng = np.random.default_rng(2026)
-    rows, sims, calls, expected = [], [], {}, {}
-    for name, schedule in designs():
-        print(f"compiling {name} ...", file=sys.stderr, flush=True)
-        t0 = time.perf_counter()
-        design = schedule.build("fpga")
-        seconds = time.perf_counter() - t0
-        k = schedule.kernel
-        args = random_args(k.signature, rng)
-        work = copy_args(args)
-        expected[name] = results_of(k.signature, work, k(*work))
-        tag = name.replace(" ", "_").replace(",", "")
-        sims.append(SimDesign(design.verilog, design.signature, name=tag,
-                              partitions=design.partitions))
-        calls[tag] = [args]
-        rows.append((name, tag, k, design.report, seconds))
-    print("building the simulation ...", file=sys.stderr, flush=True)
-    model = build_simulation(sims)
-    results = model.run_many(calls, max_cycles=10_000_000)
-    cycles, wrong = {}, []
+    rows, _ = measure(designs())
+    cycles = {row.name: row.cycles for row in rows}
+    wrong = [row.name for row in rows if not row.exact]
     print(f"{'design':<28} {'cycles':>7} {'II':>4} {'depth':>5} {'trips':>6} "
           f"{'compile s':>9} {'LUT':>6} {'DSP':>4}  bit-exact")
-    for name, tag, k, report, seconds in rows:
-        res = results[tag][0]
-        got = (res.ret, {p.name: res.arrays[p.name] for p in k.signature.params if p.is_array})
-        exact = not differences(expected[name], got)
-        if not exact:
-            wrong.append(name)
-        cycles[name] = res.cycles
-        pipes = [loop for loop in report["loops"] if loop.get("pipelined")]
+    for row in rows:
+        pipes = [loop for loop in row.report["loops"] if loop.get("pipelined")]
         ii = ",".join(str(p["ii"]) for p in pipes) or "-"
         depth = ",".join(str(p["depth"]) for p in pipes) or "-"
         trips = ",".join(str(p["trip_count"]) for p in pipes) or "-"
-        res_ = report["resources"]
-        print(f"{name:<28} {res.cycles:>7} {ii:>4} {depth:>5} {trips:>6} {seconds:>9.2f} "
-              f"{res_['lut']:>6} {res_['dsp']:>4}  {'yes' if exact else 'NO'}")
-        for warning in report.get("warnings", []):
+        res_ = row.report["resources"]
+        print(f"{row.name:<28} {row.cycles:>7} {ii:>4} {depth:>5} {trips:>6} {row.compile_s:>9.2f} "
+              f"{res_['lut']:>6} {res_['dsp']:>4}  {'yes' if row.exact else 'NO'}")
+        for warning in row.report.get("warnings", []):
             print(f"    warning: {warning}")
 
     def pipe(name):
-        return next(loop for loop in next(r for r in rows if r[0] == name)[3]["loops"]
+        return next(loop for loop in next(r for r in rows if r.name == name).report["loops"]
                     if loop.get("pipelined"))
 
     print("\ntargets:")

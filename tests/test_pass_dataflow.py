@@ -54,7 +54,7 @@ def test_loop_nests_become_tasks_and_shared_arrays_channels():
     assert {n: (c.kind.data, c.producer.data, c.consumer.data) for n, c in channels.items()} == {
         "a": ("buffer", "loop_i", "loop_j"), "b": ("buffer", "loop_j", "loop_k")}
     # the zero-initialisation of a and b is dead (each is overwritten in order first)
-    first = find_function(module, "chain3_loop_i")
+    first = find_function(module, "stages_loop_i")
     stores = [op for op in first.walk() if isinstance(op, affine.StoreOp)]
     assert len(stores) == 1
 

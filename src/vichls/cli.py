@@ -164,7 +164,11 @@ def cmd_compile(args) -> int:
             print(f"  wrote {p}")
         return 0
 
-    design = build_module(loaded.module, "fpga", clock_period_ns=args.clock_period)
+    from vichls.oplib import use_device
+
+    args.clock_period = clock_period_of(args)
+    with use_device(args.device):
+        design = build_module(loaded.module, "fpga", clock_period_ns=args.clock_period)
     if emit == "verilog":
         return _emit(args, {f"{top}.v": design.verilog}, design.verilog)
     if emit == "structural":
@@ -176,7 +180,8 @@ def cmd_compile(args) -> int:
     r = design.report
     res = r.get("resources", {})
     print(f"vichls: {top} compiled for the FPGA in {time.perf_counter() - t0:.2f} s "
-          f"(clock period {args.clock_period:g} ns)")
+          f"(clock period {args.clock_period:g} ns"
+          + (f", device {args.device})" if args.device != "xc7" else ")"))
     print(f"  latency:   {_fmt_latency(r.get('latency', {}))}")
     print("  resources: " + ", ".join(f"{k.upper()} {v}" for k, v in res.items()) + " (estimate)")
     for loop in r.get("loops", []):
@@ -353,6 +358,29 @@ def cmd_dse(args) -> int:
 # -- main --------------------------------------------------------------------------------------------
 
 
+def _device_options(parser: argparse.ArgumentParser) -> None:
+    """--device and --target-mhz: which operator-library table schedules the design
+    (vichls.oplib.DEVICES), and the clock it is scheduled for in MHz."""
+    from vichls.oplib import DEFAULT_DEVICE, DEVICES
+
+    parser.add_argument("--device", choices=tuple(DEVICES), default=DEFAULT_DEVICE,
+                        help="the FPGA whose operator delays the scheduler chains under the "
+                             f"clock (default: {DEFAULT_DEVICE}; ecp5: calibrated against "
+                             "nextpnr-ecp5)")
+    parser.add_argument("--target-mhz", type=float, metavar="MHZ",
+                        help="schedule for this clock frequency (overrides --clock-period)")
+
+
+def clock_period_of(args) -> float:
+    """The clock period asked for: 1000 / --target-mhz when given, else --clock-period."""
+    mhz = getattr(args, "target_mhz", None)
+    if mhz is None:
+        return args.clock_period
+    if mhz <= 0:
+        raise VichlsError("--target-mhz must be positive")
+    return 1000.0 / mhz
+
+
 def make_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="vichls",
@@ -373,6 +401,7 @@ def make_parser() -> argparse.ArgumentParser:
     c.add_argument("-o", "--output", metavar="DIR", help="output folder (default: ./out)")
     c.add_argument("--clock-period", type=float, default=10.0, metavar="NS",
                    help="target clock period in ns for scheduling (default: 10)")
+    _device_options(c)
     c.add_argument("--emit", choices=EMIT_KINDS,
                    help="print one level instead (to stdout, or into -o DIR if given): "
                         "loop-level IR, structural IR, Verilog, or LLVM IR")
@@ -447,6 +476,7 @@ def make_parser() -> argparse.ArgumentParser:
                    help="clock period the designs are scheduled for (default: 10)")
     b.add_argument("--fmax-target", type=float, metavar="MHZ",
                    help="nextpnr's target frequency (default: 1000 / clock period)")
+    _device_options(b)
     b.add_argument("--suite-dir", metavar="DIR",
                    help="the benchmarks/ folder (default: the one of this checkout)")
     b.add_argument("--quiet", action="store_true", help="no progress output on stderr")

@@ -33,20 +33,11 @@ from collections import Counter
 from math import ceil
 
 from xdsl.dialects import comb, func, hw
-from xdsl.dialects.builtin import (
-    ArrayAttr,
-    DictionaryAttr,
-    IntegerAttr,
-    IntegerType,
-    ModuleOp,
-    StringAttr,
-    i32,
-)
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerType, ModuleOp, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 
 from vichls import oplib
 from vichls.dialects import graph
-from vichls.dialects import stream
 from vichls.dialects import structural as st
 from vichls.passes.build_structural import STALL_WIRE, WAITS_PORT
 from vichls.passes.extract_tasks import extract_tasks
@@ -167,7 +158,6 @@ def _in_flight(design) -> int:
 
 
 def _fifo_depths(tasks, channels, compiled) -> dict[SSAValue, int]:
-    by_name = {t.task_name.data: t for t in tasks}
     succ: dict[str, set[str]] = {t.task_name.data: set() for t in tasks}
     for ch in channels:
         succ[ch.producer.data].add(ch.consumer.data)
@@ -250,15 +240,8 @@ class TopBuilder:
             k += 1
             name = f"{base}_{k}"
         self.taken.add(name)
-        op = st.CellOp.create(properties={
-            "instance_name": StringAttr(name), "primitive": StringAttr(primitive),
-            "params": DictionaryAttr({key: IntegerAttr(v, i32) for key, v in params.items()}),
-            "port_names": ArrayAttr([StringAttr(p) for p, _, _ in ports]),
-            "port_directions": ArrayAttr([StringAttr(d) for _, d, _ in ports]),
-        }, result_types=[IntegerType(w) for _, _, w in ports])
+        op = st.CellOp.instance(name, primitive, params, ports)
         self.top.add_op(op)
-        for r, (p, _, _) in zip(op.results, ports):
-            r.name_hint = f"{name}_{p}"
         return op
 
     def assign(self, dest: SSAValue, src: SSAValue, guard: SSAValue | None = None):

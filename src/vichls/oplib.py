@@ -1,12 +1,27 @@
-"""The operator library: one table of timing and cost for every operator kind.
+"""The operator library: one table of timing and cost for every operator kind, per device.
 
 The scheduler (chaining under the clock period, multi-cycle latencies), the structural
-builder (which primitive implements an op) and the resource estimate of the report all
-read this one module, so they always agree. Figures are rough Xilinx 7-series ones:
-carry-chain adders ~0.8 ns + 0.03 ns/bit, a DSP48 multiplier ~3.5 ns for up to 18 bits,
-wider multipliers pipelined over several DSPs, an iterative divider of W+1 cycles (or, in a
-pipelined loop that needs one every cycle, a fully pipelined one of the same latency), and
-block RAM / ap_memory reads of one cycle.
+builder (which primitive implements an op, how many multiplier stages) and the resource
+estimate of the report all read this one module, so they always agree.
+
+Two devices (``DEVICES``), chosen for a build with ``use_device(name)``:
+
+- ``xc7`` (the default): rough Xilinx 7-series figures: carry-chain adders ~0.8 ns +
+  0.03 ns/bit, a DSP48 multiplier ~3.5 ns for up to 18 bits, wider multipliers pipelined
+  over several DSPs, an iterative divider of W+1 cycles (or, in a pipelined loop that needs
+  one every cycle, a fully pipelined one of the same latency), and block RAM /
+  ap_memory reads of one cycle. Builds without a device choice schedule exactly as before.
+- ``ecp5``: Lattice ECP5 (LUT4 + CCU2 carry fabric, MULT18X18D), calibrated against the
+  critical paths nextpnr-ecp5 reports for the benchmark suite (vichls bench --device ecp5).
+  Every operator pays its logic delay plus one routed net (~1.1 ns, ECP5's dominant cost);
+  the MULT18X18D is used without its internal registers (Yosys does not absorb them), so
+  alone it takes ~4 ns plus its two nets: every multiplier by a variable gets a pipeline
+  stage there, and wide ones a second stage that sums the partial products.
+
+Why a context variable rather than a parameter threaded through every pass: the device is
+a property of one build, read by passes deep inside compile_fpga (scheduler, modulo
+scheduler, structural builder, division by constants); the context makes every one of them
+read the same table without each signature changing, and it is per thread / per task.
 
 ``latency`` is the number of clock edges between issuing an op and its result; 0 means
 combinational. ``delay_ns`` is the combinational delay spent in the issue cycle (before
@@ -16,10 +31,13 @@ result in the cycle it is ready (clock-to-out of a RAM or register).
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from math import ceil
 
-#: Time kept free in every cycle for register setup and clock-to-q.
+#: Time kept free in every cycle for register setup and clock-to-q on the default device
+#: (``register_reserve_ns()`` gives the active device's).
 REGISTER_RESERVE_NS = 1.0
 
 #: The width at which index (address) arithmetic is costed in area: synthesis trims its
@@ -37,12 +55,85 @@ class OpCost:
     out_delay_ns: float = 0.0
 
 
-def mul_latency(width: int) -> int:
-    """Latency of a multiplier by a variable: combinational DSP up to 18 bits, then
-    one pipeline stage up to 32 bits, two up to 64."""
-    if width <= 18:
+@dataclass(frozen=True)
+class Device:
+    """The timing of one FPGA family, in the terms the cost functions use."""
+
+    name: str
+    description: str
+    register_reserve_ns: float  # clock-to-q + setup (+ the clock's uncertainty)
+    net_ns: float  # one routed net between two cells, added to every operator
+    carry_base_ns: float  # entering and leaving a carry chain (adders, comparators)
+    carry_per_bit_ns: float
+    lut_ns: float  # one LUT level (logic op, one 2:1 mux)
+    shift_levels_ns: float  # per level of a barrel shifter
+    mul_comb_ns: float  # a combinational multiplier block (up to 18 bits)
+    mul_comb_max_width: int  # widest product kept combinational; above it, pipelined
+    mul_wide_stages: int  # stages of a multiplier wider than 18 bits
+    mem_issue_ns: float  # address / data to a memory port
+    mem_out_ns: float  # read data after the clock edge
+    reg_out_ns: float  # a register's clock-to-out as an operand
+
+
+XC7 = Device(
+    name="xc7", description="Xilinx 7-series (rough figures; the default)",
+    register_reserve_ns=1.0, net_ns=0.0, carry_base_ns=0.8, carry_per_bit_ns=0.03,
+    lut_ns=0.5, shift_levels_ns=0.3, mul_comb_ns=3.5, mul_comb_max_width=18,
+    mul_wide_stages=1, mem_issue_ns=0.3, mem_out_ns=1.0, reg_out_ns=0.3,
+)
+
+ECP5 = Device(
+    name="ecp5", description="Lattice ECP5 (calibrated against nextpnr-ecp5 routed timing)",
+    register_reserve_ns=0.9, net_ns=1.1, carry_base_ns=0.9, carry_per_bit_ns=0.035,
+    lut_ns=0.25, shift_levels_ns=0.25, mul_comb_ns=4.0, mul_comb_max_width=0,
+    mul_wide_stages=2, mem_issue_ns=0.4, mem_out_ns=1.2, reg_out_ns=0.5,
+)
+
+DEVICES: dict[str, Device] = {d.name: d for d in (XC7, ECP5)}
+DEFAULT_DEVICE = XC7.name
+
+_active: ContextVar[Device] = ContextVar("vichls_device", default=XC7)
+
+
+def device(name: str) -> Device:
+    """The device called ``name``; ValueError naming the known ones otherwise."""
+    try:
+        return DEVICES[name]
+    except KeyError:
+        raise ValueError(f"unknown device {name!r} (known: {', '.join(DEVICES)})") from None
+
+
+def current_device() -> Device:
+    """The device the build in progress targets (xc7 unless ``use_device`` says otherwise)."""
+    return _active.get()
+
+
+@contextmanager
+def use_device(name: str | Device):
+    """Within the block, every cost read from this library is that of device ``name``."""
+    token = _active.set(name if isinstance(name, Device) else device(name))
+    try:
+        yield _active.get()
+    finally:
+        _active.reset(token)
+
+
+def register_reserve_ns(dev: Device | None = None) -> float:
+    """Time kept free in every cycle for clock-to-q and setup on ``dev`` (default: active)."""
+    return (dev or current_device()).register_reserve_ns
+
+
+def mul_latency(width: int, dev: Device | None = None) -> int:
+    """Latency of a multiplier by a variable. xc7: combinational DSP up to 18 bits, then
+    one pipeline stage up to 32 bits, two up to 64. ecp5: the multiplier block is too slow
+    to chain, so one stage up to 18 bits and ``mul_wide_stages`` above (the partial
+    products of the halves are summed into the second stage rather than after it)."""
+    d = dev or current_device()
+    if width <= d.mul_comb_max_width:
         return 0
-    return 1 if width <= 32 else 2
+    if width <= 18:
+        return 1
+    return d.mul_wide_stages if width <= 32 else max(2, d.mul_wide_stages)
 
 
 def div_latency(width: int) -> int:
@@ -50,50 +141,67 @@ def div_latency(width: int) -> int:
     return max(width, 2) + 1
 
 
-def cost(kind: str, width: int) -> OpCost:
-    """Timing and cost of one operator of ``kind`` on ``width``-bit operands."""
+def _carry(d: Device, w: int) -> float:
+    return d.carry_base_ns + d.carry_per_bit_ns * w + d.net_ns
+
+
+def cost(kind: str, width: int, dev: Device | None = None) -> OpCost:
+    """Timing and cost of one operator of ``kind`` on ``width``-bit operands, on ``dev``
+    (default: the active device). Areas are the xc7 estimate on every device (the report's
+    resources are 7-series figures)."""
+    d = dev or current_device()
     w = max(1, width)
     if kind in ("add", "sub", "cmp"):
-        return OpCost(0, 0.8 + 0.03 * w, lut=w)
+        return OpCost(0, _carry(d, w), lut=w)
     if kind == "logic":
-        return OpCost(0, 0.5, lut=ceil(w / 2))
+        return OpCost(0, d.lut_ns + d.net_ns, lut=ceil(w / 2))
     if kind == "mux":
-        return OpCost(0, 0.6, lut=w)
+        return OpCost(0, d.lut_ns + 0.1 + d.net_ns, lut=w)
     if kind in ("shift_const", "wire"):  # wiring only: extensions, truncations, casts
         return OpCost(0, 0.0)
     if kind == "shift_var":
-        return OpCost(0, 1.5, lut=w * max(1, (w - 1).bit_length()) // 2)
+        levels = max(1, (w - 1).bit_length())
+        delay = 1.5 if d is XC7 else d.shift_levels_ns * levels + 2 * d.net_ns
+        return OpCost(0, delay, lut=w * levels // 2)
     if kind == "mul_const":  # shift-and-add of a constant
-        return OpCost(0, 0.8 + 0.03 * w, lut=w)
+        if d is XC7:
+            return OpCost(0, _carry(d, w), lut=w)
+        # Yosys synth_ecp5 maps a product by a constant that is not a power of two onto the
+        # multiplier blocks too, summing the pieces of operands wider than 18 bits
+        return OpCost(0, d.mul_comb_ns + 2 * d.net_ns + (_carry(d, w) if w > 18 else 0.0), lut=w)
     if kind == "mul":
-        lat = mul_latency(w)
+        lat = mul_latency(w, d)
         dsp = 1 if w <= 18 else (3 if w <= 32 else 10)
         if lat == 0:
-            return OpCost(0, 3.5, dsp=dsp)
+            return OpCost(0, d.mul_comb_ns + d.net_ns, dsp=dsp)
         # vichls_mul registers the partial products of the halves; with one stage their
         # sum (two adders) settles in the cycle the result is read
         summed = lat == 1 and w % 2 == 0
-        out = 0.3 + (2 * (0.8 + 0.03 * w) if summed else 0.0)
-        # the pipeline registers sit inside the DSP blocks: no fabric FFs
-        return OpCost(lat, 3.0, lut=w if summed else 0, ff=0, dsp=dsp, out_delay_ns=out)
+        out = d.reg_out_ns + (2 * _carry(d, w) if summed else 0.0)
+        # the issue cycle holds the multiplier block itself: operands routed in, product out
+        issue = 3.0 if d is XC7 else d.mul_comb_ns + 2 * d.net_ns
+        # the pipeline registers sit inside the DSP blocks on xc7: no fabric FFs
+        return OpCost(lat, issue, lut=w if summed else 0, ff=0, dsp=dsp, out_delay_ns=out)
     if kind == "div":
-        return OpCost(div_latency(w), 0.5, lut=4 * w, ff=4 * w + 8, out_delay_ns=0.9 + 0.03 * w)
+        return OpCost(div_latency(w), d.mem_issue_ns + 0.2, lut=4 * w, ff=4 * w + 8,
+                      out_delay_ns=_div_out(d, w))
     if kind == "div_pipe":  # one subtract-and-select stage per quotient bit, registered
-        return OpCost(div_latency(w), 0.5, lut=w * (w + 3), ff=w * (3 * w + 2),
-                      out_delay_ns=0.9 + 0.03 * w)
+        return OpCost(div_latency(w), d.mem_issue_ns + 0.2, lut=w * (w + 3), ff=w * (3 * w + 2),
+                      out_delay_ns=_div_out(d, w))
     if kind == "mem_read":  # address setup in the issue cycle, data one cycle later
-        return OpCost(1, 0.3, out_delay_ns=1.0)
+        return OpCost(1, d.mem_issue_ns, out_delay_ns=d.mem_out_ns)
     if kind == "mem_write":
-        return OpCost(0, 0.3)
-    if kind == "stream_get":  # the FIFO's registered head; the stall is a separate net
-        return OpCost(0, 0.3)
-    if kind == "stream_put":
-        return OpCost(0, 0.3)
-    if kind == "reg_read":
-        return OpCost(0, 0.0)
-    if kind == "reg_write":
+        return OpCost(0, d.mem_issue_ns)
+    if kind in ("stream_get", "stream_put"):  # the FIFO's registered head; stall is apart
+        return OpCost(0, d.mem_issue_ns)
+    if kind in ("reg_read", "reg_write"):
         return OpCost(0, 0.0)
     raise KeyError(f"operator library has no entry for {kind!r}")
+
+
+def _div_out(d: Device, w: int) -> float:
+    # the quotient / remainder leave the divider through a sign correction
+    return 0.9 + 0.03 * w if d is XC7 else _carry(d, w)
 
 
 def register_cost(width: int) -> OpCost:

@@ -5,22 +5,16 @@ Each ``*_schedule()`` gives the directives the tests build them with."""
 from __future__ import annotations
 
 import vichls
+from benchmarks.measure import example
 from vichls import int32, kernel, stream
 
 N = 64
 
 
-@kernel
-def chain3(x: int32[N], y: int32[N]):
-    """Three loop nests chained through arrays written and read in order: two FIFOs."""
-    a: int32[N] = 0
-    b: int32[N] = 0
-    for i in range(N):
-        a[i] = x[i] * 3 + 1
-    for j in range(N):
-        b[j] = a[j] * a[j] - j
-    for k in range(N):
-        y[k] = (b[k] >> 2) + 7
+# examples/dataflow.py at N: three loop nests chained through arrays written and read in
+# order (two FIFOs)
+_EXAMPLE = example("dataflow.py", {"\nN = 1024\n": f"\nN = {N}\n"})
+chain3 = _EXAMPLE["stages"]
 
 
 def chain3_schedule(pipelined: bool = True, dataflow: bool = True):

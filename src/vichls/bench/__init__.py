@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 from vichls.bench.bound import CycleBound, cycle_bound
+from vichls.errors import VichlsError
 from vichls.bench.runner import DIRECTIVE_MODES, BenchOptions, BenchResult, load_suite, run_bench
 
 __all__ = ["BenchOptions", "BenchResult", "CycleBound", "DIRECTIVE_MODES", "cycle_bound",
@@ -67,6 +68,7 @@ def result_document(result: BenchResult, command: str) -> dict:
         "machine": machine_description(),
         "tools": _tool_versions(),
         "options": {"size": o.size, "directives": o.directives, "clock_period_ns": o.clock_period_ns,
+                    "device": o.device,
                     "fmax_target_mhz": o.target_mhz, "synth": o.synth, "fmax": o.fmax,
                     "jobs": o.jobs or os.cpu_count()},
         "seconds": round(result.seconds, 1),
@@ -92,7 +94,8 @@ def write_markdown(result: BenchResult, command: str, path: Path) -> None:
         f"- machine: {doc['machine']}",
         f"- tools: {tools}",
         f"- cycles: simulated (Verilator, one build), every result checked bit for bit against "
-        f"the Python call; designs scheduled at {o.clock_period_ns:g} ns",
+        f"the Python call; designs scheduled at {o.clock_period_ns:g} ns with the "
+        f"{o.device} operator delays",
         "- LUT/FF/DSP/BRAM: Yosys `synth_xilinx -family xc7` (BRAM in 18 Kb units); "
         f"fmax: Yosys `synth_ecp5` + nextpnr-ecp5 `--{DEVICE} --package {PACKAGE} "
         f"--out-of-context --freq {o.target_mhz:g}`",
@@ -123,7 +126,11 @@ def command_of(args) -> str:
         words.append("--no-synth")
     if args.no_fmax:
         words.append("--no-fmax")
-    if args.clock_period != 10.0:
+    if getattr(args, "device", "xc7") != "xc7":
+        words += ["--device", args.device]
+    if getattr(args, "target_mhz", None):
+        words += ["--target-mhz", f"{args.target_mhz:g}"]
+    elif args.clock_period != 10.0:
         words += ["--clock-period", f"{args.clock_period:g}"]
     if args.fmax_target:
         words += ["--fmax-target", f"{args.fmax_target:g}"]
@@ -141,10 +148,15 @@ def run_command(args) -> int:
     """``vichls bench`` from parsed arguments; returns the exit status."""
     from vichls.bench.table import summary_lines, text_table, write_csv, write_json
 
+    target_mhz = getattr(args, "target_mhz", None)  # schedules for it and aims nextpnr at it
+    if target_mhz is not None and target_mhz <= 0:
+        raise VichlsError("--target-mhz must be positive")
     options = BenchOptions(
         names=list(args.names) or None, size=args.size, directives=args.directives,
         jobs=args.jobs, synth=not args.no_synth, fmax=not args.no_fmax,
-        clock_period_ns=args.clock_period, fmax_target_mhz=args.fmax_target,
+        clock_period_ns=1000.0 / target_mhz if target_mhz else args.clock_period,
+        device=getattr(args, "device", "xc7"),
+        fmax_target_mhz=args.fmax_target or target_mhz,
         suite_dir=Path(args.suite_dir) if args.suite_dir else None,
         progress=not args.quiet)
     result = run_bench(options)

@@ -52,6 +52,7 @@ class BenchOptions:
     synth: bool = True  # Yosys synth_xilinx resources
     fmax: bool = True  # nextpnr-ecp5 fmax
     clock_period_ns: float = 10.0
+    device: str = "xc7"  # the operator-library table the designs are scheduled with
     fmax_target_mhz: float | None = None  # default: the scheduled clock, 1000 / period
     suite_dir: Path | None = None
     simulator: str = "verilator"
@@ -166,6 +167,13 @@ def _spelled(schedule) -> str:
 
 
 def _build_one(bench, options: BenchOptions) -> _Built:
+    from vichls.oplib import use_device
+
+    with use_device(options.device):  # compile, bound and DSE all read the device's table
+        return _build_one_on_device(bench, options)
+
+
+def _build_one_on_device(bench, options: BenchOptions) -> _Built:
     from vichls.bench.bound import cycle_bound
     from vichls.fpga import compile_fpga
 
@@ -234,6 +242,12 @@ def run_bench(options: BenchOptions, log: Callable[[str], None] | None = None) -
                           f"(expected one of {', '.join(DIRECTIVE_MODES)})")
     if options.clock_period_ns <= 0:
         raise VichlsError("the clock period must be positive")
+    from vichls.oplib import device
+
+    try:
+        device(options.device)
+    except ValueError as e:
+        raise VichlsError(f"--device: {e}") from None
     notes: list[str] = []
     if options.directives == "dse":
         try:

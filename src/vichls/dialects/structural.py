@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     StringAttr,
     i1,
+    i32,
 )
 from xdsl.ir import Dialect
 from xdsl.irdl import (
@@ -96,6 +97,25 @@ class CellOp(IRDLOperation):
     def port(self, port_name: str):
         names = [n.data for n in self.port_names.data]
         return self.ports[names.index(port_name)]
+
+    @classmethod
+    def instance(cls, name: str, primitive: str, params: dict[str, int],
+                 ports: list[tuple[str, str, int]]) -> "CellOp":
+        """An instance ``name`` of ``primitive`` with integer ``params`` and ``ports`` given
+        as (name, "in"/"out", width); each port value is hinted ``<name>_<port>``."""
+        op = cls.create(
+            properties={
+                "instance_name": StringAttr(name),
+                "primitive": StringAttr(primitive),
+                "params": DictionaryAttr({k: IntegerAttr(v, i32) for k, v in params.items()}),
+                "port_names": ArrayAttr([StringAttr(p) for p, _, _ in ports]),
+                "port_directions": ArrayAttr([StringAttr(d) for _, d, _ in ports]),
+            },
+            result_types=[IntegerType(w) for _, _, w in ports],
+        )
+        for r, (p, _, _) in zip(op.results, ports):
+            r.name_hint = f"{name}_{p}"
+        return op
 
 
 @irdl_op_definition

@@ -38,6 +38,7 @@ from xdsl.dialects import arith, comb, func, hw, memref, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
+    IndexType,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -160,6 +161,64 @@ def signed_constant(value: SSAValue) -> int | None:
     return v - (1 << width) if v >> (width - 1) else v
 
 
+_INDEX_LIMIT = 1 << (bit_width(IndexType()) - 1)
+
+
+def index_range(value: SSAValue, memo: dict) -> tuple[int, int] | None:
+    """The interval of values ``value`` can take, for constants and for ``index``
+    arithmetic (+, -, * and select) on constants and ``scf.for`` counters whose bounds
+    have known ranges (a counter stays below its upper bound's maximum); None when
+    unknown or when an intermediate value may leave the signed index range."""
+    if value in memo:
+        return memo[value]
+    memo[value] = None  # (no cycles in SSA; this only guards the recursion)
+    owner = value.owner
+    result = None
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        result = (owner.value.value.data, owner.value.value.data)
+    elif not isinstance(value.type, IndexType):
+        result = None
+    elif isinstance(owner, Block):
+        loop = owner.parent_op()
+        if isinstance(loop, scf.ForOp) and value.index == 0:
+            low, high = index_range(loop.lb, memo), index_range(loop.ub, memo)
+            if low is not None and high is not None:
+                result = (low[0], max(low[0], high[1] - 1))
+    elif isinstance(owner, (arith.AddiOp, arith.SubiOp, arith.MuliOp)):
+        a, b = index_range(owner.lhs, memo), index_range(owner.rhs, memo)
+        if a is not None and b is not None:
+            if isinstance(owner, arith.AddiOp):
+                result = (a[0] + b[0], a[1] + b[1])
+            elif isinstance(owner, arith.SubiOp):
+                result = (a[0] - b[1], a[1] - b[0])
+            else:
+                corners = [x * y for x in a for y in b]
+                result = (min(corners), max(corners))
+    elif isinstance(owner, arith.SelectOp):
+        a, b = index_range(owner.lhs, memo), index_range(owner.rhs, memo)
+        if a is not None and b is not None:
+            result = (min(a[0], b[0]), max(a[1], b[1]))
+    if result is not None and not -_INDEX_LIMIT <= result[0] <= result[1] < _INDEX_LIMIT:
+        result = None
+    memo[value] = result
+    return result
+
+
+def counter_span(loop: scf.ForOp, memo: dict) -> tuple[int, int] | None:
+    """The values a loop's control compares and counts through: both bounds, and the
+    counter up to the last increment past the upper bound; None when a bound's range is
+    unknown."""
+    low, high, step = (index_range(v, memo) for v in (loop.lb, loop.ub, loop.step))
+    if low is None or high is None or step is None or step[0] != step[1] or step[0] <= 0:
+        return None
+    return min(low[0], high[0]), max(low[1], high[1] + step[0] - 1, 1)
+
+
+def signed_bits(low: int, high: int) -> int:
+    """The width of the smallest two's-complement register holding ``low..high``."""
+    return max(high.bit_length(), (-low - 1).bit_length() if low < 0 else 0) + 1
+
+
 _COMPARE = {
     0: lambda a, b: a == b, 1: lambda a, b: a != b,
     2: lambda a, b: a < b, 3: lambda a, b: a <= b, 4: lambda a, b: a > b, 5: lambda a, b: a >= b,
@@ -208,6 +267,7 @@ class StructuralBuilder:
         self.function = function
         self.signature = signature
         self.task_mode = task_mode
+        self.index_ranges: dict = {}  # memo of index_range: loop bounds' value intervals
         self.idle: SSAValue | None = None
         self.component = st.ComponentOp.create(
             properties={"sym_name": StringAttr(signature.name)}, regions=[Region(Block())]
@@ -593,26 +653,26 @@ class StructuralBuilder:
         control.add_op(st.EnableOp.create(properties={"group": StringAttr(name)}))
 
     def loop_counter(self, loop: scf.ForOp, with_next: bool):
-        """The induction register of ``loop`` and its bounds as the control sees them. With
-        constant bounds, lb >= 0 and a positive step the register is only as wide as the
-        values the control computes need (up to ub + step - 1, plus a sign bit for its
-        signed tests), which keeps loop tests and increments short; the datapath reads it
-        zero-extended."""
+        """The induction register of ``loop`` and its bounds as the control sees them. When
+        the range of the bounds is known (constants, or index arithmetic on outer loop
+        counters with known ranges: triangular loops) the register is only as wide as the
+        values the control computes need (the bounds, up to ub + step - 1, with a sign bit
+        for its signed tests), which keeps loop tests and increments short; the datapath
+        reads it extended to the index width, the bounds are read truncated to it."""
         full = bit_width(loop.lb.type)
         iv = loop.body.block.args[0]
-        known = [signed_constant(self.constant_of(v)) if isinstance(v.owner, arith.ConstantOp)
-                 else None for v in (loop.lb, loop.ub, loop.step)]
-        lb, ub, step = known
-        width = full
-        if None not in known and lb >= 0 and step > 0:
-            width = min(full, max(lb, ub + step - 1, 1).bit_length() + 1)
+        span = counter_span(loop, self.index_ranges)
+        width = full if span is None else min(full, signed_bits(*span))
         reg = self.register(hint_of(iv, "iv"), width, with_next=with_next)
         if width == full:
             bounds = [self.control_value(v) for v in (loop.lb, loop.ub, loop.step)]
             return reg, reg.out, reg.next, bounds
-        out = self.resize(reg.out, full, False, hint_of(iv, "iv"))
-        nxt = self.resize(reg.next, full, False, hint_of(iv, "iv")) if with_next else None
-        return reg, out, nxt, [self.const(v, width) for v in known]
+        negative = span[0] < 0
+        out = self.resize(reg.out, full, negative, hint_of(iv, "iv"))
+        nxt = self.resize(reg.next, full, negative, hint_of(iv, "iv")) if with_next else None
+        bounds = [self.resize(self.control_value(v), width, True, hint_of(iv, "bound"))
+                  for v in (loop.lb, loop.ub, loop.step)]
+        return reg, out, nxt, bounds
 
     def build_for(self, loop: scf.ForOp, control: Block):
         iv = loop.body.block.args[0]

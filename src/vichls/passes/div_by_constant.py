@@ -409,16 +409,18 @@ def _erase_dead(ops: list[Operation]) -> None:
 
 
 def _cost(ops: list[Operation]) -> tuple[int, int]:
-    """(latency, LUT + FF) of a replacement: its multi-cycle ops' latencies (the
-    multipliers lie on one path) plus one cycle for the chained adders."""
-    latency, fabric = 1, 0
-    for op in ops:
-        if op_kind(op) is None:
-            continue
-        c = op_cost(op)
-        latency += c.latency
-        fabric += c.lut + c.ff
-    return latency, fabric
+    """(latency, LUT + FF) of a replacement: the longest path in multi-cycle latencies
+    (the limb multiplies run side by side) plus one cycle for the chained adders."""
+    ready: dict[SSAValue, int] = {}
+    latency, fabric = 0, 0
+    for op in ops:  # in emission order: operands first
+        start = max((ready.get(v, 0) for v in op.operands), default=0)
+        kind = op_kind(op)
+        cost = op_cost(op) if kind is not None else None
+        ready[op.results[0]] = start + (cost.latency if cost else 0)
+        latency = max(latency, ready[op.results[0]])
+        fabric += cost.lut + cost.ff if cost else 0
+    return latency + 1, fabric
 
 
 def _divider_cost(group: _Group) -> tuple[int, int]:

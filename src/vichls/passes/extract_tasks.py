@@ -41,7 +41,6 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     FunctionType,
-    IntegerType,
     MemRefType,
     ModuleOp,
     StringAttr,

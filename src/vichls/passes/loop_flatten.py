@@ -36,8 +36,10 @@ def flatten_band(band: Sequence[affine.ForOp]) -> affine.ForOp:
     for loop in band:
         b = constant_bounds(loop)
         if b is None:
-            raise LoopTransformError(f"loop '{loop_display_name(loop)}' is not an affine.for "
-                                     "with constant bounds")
+            raise LoopTransformError(
+                f"loop '{loop_display_name(loop)}' does not have constant bounds (they are "
+                "affine in another loop's variable, or it is not an affine.for): the "
+                "flattened loop's trip count would not be a constant")
         bounds.append(b)
     if len(band) < 2:
         return band[0]

@@ -1,5 +1,5 @@
-"""Reorder (interchange) the loops of a perfectly nested band of ``affine.for`` loops with
-constant bounds.
+"""Reorder (interchange) the loops of a perfectly nested band of ``affine.for`` loops whose
+bounds are constants or affine in values defined outside the band.
 
 Why: the loop order decides which loop is innermost (the one a pipeline or an unroll
 works on) and the order of memory accesses; e.g. gemm's ``k, j`` order gives a reduction
@@ -18,7 +18,9 @@ variables, and their relative order is decided by the unused ones, whose order i
 Reads of memrefs the band does not write are free. A memref whose only accesses are one
 read-modify-write of one element with a commutative, associative wrapping operation
 (``+= *= &= |= ^=``) may be updated in any order: integer reductions reorder freely. Calls
-are refused (unknown effects).
+are refused (unknown effects). A band whose loop bounds use another band loop's variable
+(a triangular nest) is refused: its iteration space is not a box, so exchanging the
+headers would change it (the bound transformation that would keep it is not done).
 
 Assumes: the loop-level IR of docs/ir.md.
 """
@@ -30,7 +32,7 @@ from typing import Sequence
 from xdsl.dialects import affine, arith, func, memref
 from xdsl.ir import Operation, SSAValue
 
-from vichls.passes.loop_utils import LoopTransformError, constant_bounds
+from vichls.passes.loop_utils import LoopTransformError, defined_inside
 from vichls.passes.loop_utils import loop_display_name, sink_pure_ops
 
 
@@ -123,20 +125,27 @@ def reorder_band(band: Sequence[affine.ForOp], order: Sequence[int]) -> list[aff
     if sorted(order) != list(range(len(band))):
         raise LoopTransformError("the order is not a permutation of the nest's loops")
     for loop in band:
-        if constant_bounds(loop) is None:
-            raise LoopTransformError(f"loop '{loop_display_name(loop)}' is not an affine.for "
-                                     "with constant bounds")
+        if not isinstance(loop, affine.ForOp) or loop.results:
+            raise LoopTransformError(f"loop '{loop_display_name(loop)}' is not an affine.for")
+        for other in band:
+            if any(defined_inside(v, other) for v in loop.operands):
+                raise LoopTransformError(
+                    f"the bounds of loop '{loop_display_name(loop)}' depend on loop "
+                    f"'{loop_display_name(other)}' of the band (a triangular nest): "
+                    "reordering would change the iteration space")
     if list(order) == list(range(len(band))):
         return list(band)
     _check_legal(band, order)
     sink_pure_ops(list(band))
-    # Swap headers in place: the ops stay, their bounds, steps, attributes and induction
-    # variables move. Fresh block arguments avoid aliasing during the exchange.
-    headers = [(dict(loop.properties), dict(loop.attributes), loop.body.block.args[0])
-               for loop in band]
+    # Swap headers in place: the ops stay, their bounds (maps and operands, all defined
+    # outside the band), steps, attributes and induction variables move. Fresh block
+    # arguments avoid aliasing during the exchange.
+    headers = [(dict(loop.properties), dict(loop.attributes), loop.body.block.args[0],
+                list(loop.operands)) for loop in band]
     new_ivs = []
     for loop, src in zip(band, order):
-        props, attrs, old_iv = headers[src]
+        props, attrs, old_iv, operands = headers[src]
+        loop.operands = operands
         loop.properties.update(props)
         loop.attributes.clear()
         loop.attributes.update(attrs)

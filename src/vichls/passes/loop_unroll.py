@@ -31,7 +31,8 @@ def unroll_loop(loop: affine.ForOp, factor: int | None = None) -> affine.ForOp |
     left in place, or None when the loop was unrolled away completely."""
     bounds = constant_bounds(loop)
     if bounds is None:
-        raise LoopTransformError("it is not an affine.for with constant bounds")
+        raise LoopTransformError("its bounds are not constants (it is not an affine.for "
+                                 "with constant bounds), so its trip count is not known")
     if factor is not None and factor < 1:
         raise LoopTransformError("the factor must be a positive integer")
     trip = bounds.trip_count

@@ -327,7 +327,7 @@ def schedule_module(module: ModuleOp, clock_period_ns: float) -> None:
     from vichls.passes.loop_pipeline import pipeline_ii
     from vichls.passes.modulo_schedule import schedule_pipelined_loop
 
-    budget = clock_period_ns - oplib.REGISTER_RESERVE_NS
+    budget = clock_period_ns - oplib.register_reserve_ns()
 
     def visit(op: Operation):
         if isinstance(op, scf.ForOp) and pipeline_ii(op) is not None:

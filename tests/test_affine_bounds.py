@@ -1,0 +1,240 @@
+"""Loops with affine (triangular) bounds: ``range(i + 1)``, ``range(i, N)``, ``range(2*i, N)``,
+``range(N - i)`` and zero-trip ranges are ``affine.for`` with bound maps over outer loop
+variables; both lowerings evaluate those maps; the FPGA counters are sized from the
+bounds' ranges; tile, reorder, flatten, unroll and pipeline either apply or refuse clearly.
+Checked against the Python call: the CPU back end (fast) and, in one simulator build, the
+RTL (tests/e2e.py)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from xdsl.dialects import affine, arith, scf
+from xdsl.dialects.builtin import IntegerType
+
+import vichls
+from vichls import int32, kernel
+from vichls.cpu import compile_cpu
+from vichls.errors import DirectiveError
+from vichls.fpga import compile_fpga
+from vichls.inputs import copy_args
+from vichls.results import differences, results_of
+
+from e2e import Scheduled, assert_outcome, run_batch, schedule_of
+
+N = 6
+
+
+@kernel
+def trmm_like(alpha: int32, A: int32[N, N], B: int32[N, N]):
+    for i in range(N):
+        for j in range(N):
+            for k in range(i + 1, N):
+                B[i][j] += A[k][i] * B[k][j]
+            B[i][j] = alpha * B[i][j]
+
+
+@kernel
+def trisolv_like(L: int32[N, N], x: int32[N], b: int32[N]):
+    for i in range(N):
+        x[i] = b[i]
+        for j in range(i):
+            x[i] -= L[i][j] * x[j]
+        x[i] = x[i] // (L[i][i] | 1)
+
+
+@kernel
+def syrk_like(alpha: int32, C: int32[N, N], A: int32[N, N]):
+    for i in range(N):
+        for j in range(i + 1):
+            C[i][j] *= 3
+        for k in range(N):
+            for j in range(i + 1):
+                C[i][j] += alpha * A[i][k] * A[j][k]
+
+
+@kernel
+def shapes(A: int32[N, N], out: int32[N]) -> int32:
+    total: int32 = 0
+    for i in range(N):
+        for j in range(2 * i, N):          # empty for 2i >= N
+            A[i][j] += j
+        for m in range(N - i):
+            out[m] += A[i][m]
+        for z in range(i, 3):               # empty for i >= 3
+            total += z * A[z][i]
+        for s in range(i - 4, i):           # negative loop variables
+            total += s * out[i]
+    return total
+
+
+@kernel
+def downward_outer(seq: int32[N], table: int32[N, N]):
+    for i in range(N - 1, -1, -1):
+        for j in range(i + 1, N):
+            for k in range(i + 1, j):
+                table[i][j] = max(table[i][j], table[i][k] + table[k][j] + seq[k])
+
+
+@kernel
+def box_under_triangle(A: int32[N, N], x: int32[N]):
+    for i in range(N):
+        for j in range(i):
+            for k in range(4):
+                x[j] += A[i][k] * A[k][j]
+
+
+@kernel
+def overflowing(x: int32[4]):
+    for i in range(4):
+        for j in range(i * 1_000_000_000, i * 1_000_000_000 + 1):
+            x[i] += 1
+
+
+def _args(kernel_, rng, count=3):
+    sig = kernel_.signature
+    sets = []
+    for _ in range(count):
+        args = []
+        for p in sig.params:
+            shape = getattr(p.type, "shape", None)
+            if shape is None:
+                args.append(int(rng.integers(-5, 6)))
+            else:
+                args.append(rng.integers(-20, 21, size=shape).astype(np.int32))
+        sets.append(tuple(args))
+    return sets
+
+
+def _cpu_agrees(kernel_, module, seed=0):
+    sig = kernel_.signature
+    cpu = compile_cpu(module)
+    for args in _args(kernel_, np.random.default_rng(seed)):
+        want, got = copy_args(args), copy_args(args)
+        expected = results_of(sig, want, kernel_(*want))
+        actual = results_of(sig, got, cpu(*got))
+        assert not differences(expected, actual), differences(expected, actual)
+
+
+def _loops(module):
+    return [op for op in module.walk() if isinstance(op, (affine.ForOp, scf.ForOp))]
+
+
+# -- the loop level ---------------------------------------------------------------------------
+
+def test_triangular_loops_are_affine_with_bound_maps():
+    m = shapes.module()
+    loops = _loops(m)
+    assert loops and all(isinstance(op, affine.ForOp) for op in loops)
+    maps = {str(op.upperBoundMap.data) for op in loops if op.upperBoundOperands}
+    assert "(d0) -> (((d0 * -1) + 6))" in maps
+    lowers = {str(op.lowerBoundMap.data) for op in loops if op.lowerBoundOperands}
+    assert "(d0) -> ((d0 * 2))" in lowers and "(d0) -> ((d0 + -4))" in lowers
+    # no 64-bit counters or widening left over from scf.for
+    assert not any(isinstance(r.type, IntegerType) and r.type.width.data == 64
+                   for op in m.walk() for r in op.results)
+
+
+def test_bounds_below_an_outer_downward_loop_use_its_variable():
+    loops = _loops(downward_outer.module())
+    assert all(isinstance(op, affine.ForOp) for op in loops)
+    k = loops[-1]
+    assert len(k.lowerBoundOperands) == 1 and len(k.upperBoundOperands) == 1
+
+
+def test_bounds_that_may_overflow_stay_scf():
+    loops = _loops(overflowing.module())
+    assert isinstance(loops[0], affine.ForOp) and isinstance(loops[1], scf.ForOp)
+    _cpu_agrees(overflowing, overflowing.module())
+
+
+@pytest.mark.parametrize("k", [trmm_like, trisolv_like, syrk_like, shapes, downward_outer,
+                               box_under_triangle])
+def test_cpu_matches_python(k):
+    _cpu_agrees(k, k.module())
+
+
+# -- directives -------------------------------------------------------------------------------
+
+def test_tile_of_a_triangular_loop_has_a_min_bound():
+    m = vichls.customize(syrk_like).tile("j", 4).module()
+    inner = [op for op in _loops(m) if len(op.upperBoundMap.data.results) == 2]
+    assert len(inner) == 2  # the intra-tile loops of the two j loops
+    _cpu_agrees(syrk_like, m)
+    # k's remainder loop copies the j loop, which is then tiled too
+    m = vichls.customize(syrk_like).tile("k", 4).tile("j", 4).module()
+    inner = [op for op in _loops(m) if len(op.upperBoundMap.data.results) == 2]
+    assert len(inner) == 3
+    assert all(str(op.upperBoundMap.data).startswith("(d0, d1) -> ((d0 + 4), (d1 + 1))")
+               for op in inner)
+    _cpu_agrees(syrk_like, m)
+
+
+def test_tile_of_a_loop_with_an_affine_lower_bound_and_step():
+    m = vichls.customize(trmm_like).tile("k", 3).module()
+    _cpu_agrees(trmm_like, m)
+    m = vichls.customize(shapes).tile("j", 4).tile("s", 3).tile("z", 2).module()
+    _cpu_agrees(shapes, m)
+
+
+def test_reorder_of_a_box_band_under_a_triangle():
+    m = vichls.customize(box_under_triangle).reorder("k", "j").module()
+    names = [op.body.block.args[0].name_hint for op in _loops(m)]
+    assert names == ["i", "k", "j"]
+    _cpu_agrees(box_under_triangle, m)
+
+
+@pytest.mark.parametrize("build, why", [
+    (lambda: vichls.customize(syrk_like).reorder("j", "k"),
+     None),  # (j depends on i outside the band: a box band, legal; checked below)
+    (lambda: vichls.customize(box_under_triangle).reorder("j", "i"),
+     r"depend on loop 'i' of the band \(a triangular nest\)"),
+    (lambda: vichls.customize(box_under_triangle).flatten("i", "j"),
+     "does not have constant bounds"),
+    (lambda: vichls.customize(trmm_like).unroll("k", factor=2),
+     "bounds are not constants"),
+    (lambda: vichls.customize(trmm_like).pipeline("j"),
+     "inner loop 'k' has bounds that are not constants"),
+])
+def test_directives_on_triangular_loops(build, why):
+    if why is None:
+        m = build().module()
+        _cpu_agrees(syrk_like, m)
+        return
+    with pytest.raises(DirectiveError, match=why):
+        build().module()
+
+
+# -- hardware ---------------------------------------------------------------------------------
+
+def test_counters_of_triangular_loops_are_narrow():
+    verilog = compile_fpga(shapes.module()).verilog
+    widths = {name: int(w) for w, name in
+              re.findall(r"vichls_reg #\(\.WIDTH\((\d+)\)\) ([ijmzs])_\d+ ", verilog)}
+    # i < 6; j, m up to 6 (+1 past the end); z in 0..3; s in -4..5: a sign bit each
+    assert widths == {"i": 4, "j": 5, "m": 4, "z": 4, "s": 4}, widths
+
+
+RTL_CASES = {
+    "trmm_pipelined": (trmm_like, [("pipeline", "k")]),
+    "trisolv": (trisolv_like, []),
+    "syrk_tiled": (syrk_like, [("tile", "j", 4), ("pipeline", "j.inner")]),
+    "shapes": (shapes, [("tile", "j", 4)]),
+    "downward_pipelined": (downward_outer, [("pipeline", "k")]),
+    "box_reordered": (box_under_triangle, [("reorder", "k", "j"), ("pipeline", "j")]),
+}
+
+
+@pytest.fixture(scope="module")
+def rtl_outcomes():
+    rng = np.random.default_rng(7)
+    items = [(name, Scheduled(schedule_of(k, *directives)), _args(k, rng))
+             for name, (k, directives) in RTL_CASES.items()]
+    return run_batch(items)
+
+
+@pytest.mark.parametrize("name", sorted(RTL_CASES))
+def test_rtl_matches_python(rtl_outcomes, name):
+    assert_outcome(rtl_outcomes[name])

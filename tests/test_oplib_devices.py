@@ -1,0 +1,182 @@
+"""Device tables of the operator library (vichls.oplib): xc7 stays the default and unchanged,
+``use_device("ecp5")`` changes what the scheduler, the structural builder and the report
+read, and designs scheduled for the ECP5 at 150 MHz still compute exactly what Python does
+(one simulator build). The CLI's ``--device`` / ``--target-mhz`` options reach the build."""
+
+import re
+
+import numpy as np
+import pytest
+
+from vichls import int16, int32, kernel, oplib
+from vichls.cli import main
+from vichls.fpga import compile_fpga
+from vichls.inputs import copy_args
+from vichls.results import differences, results_of
+from vichls.signature import check_call_args
+
+ECP5_150MHZ_NS = 1000.0 / 150
+
+
+# -- the tables --------------------------------------------------------------------------------------
+
+
+def test_xc7_is_the_default_with_its_published_figures():
+    assert oplib.current_device().name == "xc7" == oplib.DEFAULT_DEVICE
+    # the figures the module docstring states for the 7-series
+    assert oplib.cost("add", 32).delay_ns == pytest.approx(0.8 + 0.03 * 32)
+    assert oplib.cost("mul", 18) == oplib.OpCost(0, 3.5, dsp=1)
+    assert oplib.mul_latency(32) == 1 and oplib.mul_latency(64) == 2
+    assert oplib.cost("mem_read", 32) == oplib.OpCost(1, 0.3, out_delay_ns=1.0)
+    assert oplib.register_reserve_ns() == oplib.REGISTER_RESERVE_NS
+
+
+def test_use_device_switches_every_reader_and_restores_the_default():
+    xc7_add = oplib.cost("add", 32)
+    with oplib.use_device("ecp5") as dev:
+        assert dev.name == "ecp5" and oplib.current_device() is oplib.ECP5
+        ecp5_add = oplib.cost("add", 32)
+        # the multiplier block cannot chain on the ECP5: pipelined at every width
+        assert oplib.mul_latency(8) == 1 and oplib.mul_latency(32) == 2
+        assert oplib.cost("mul", 32).latency == 2
+    assert oplib.current_device().name == "xc7"
+    assert ecp5_add.delay_ns > xc7_add.delay_ns  # routing dominates the LUT4 fabric
+    assert ecp5_add.lut == xc7_add.lut  # areas are the 7-series estimate on every device
+    # an explicit device argument wins over the active one
+    assert oplib.cost("add", 32, oplib.ECP5) == ecp5_add
+
+
+def test_unknown_device_is_a_clear_error():
+    with pytest.raises(ValueError, match="unknown device 'virtex2'.*xc7.*ecp5"):
+        with oplib.use_device("virtex2"):
+            pass
+
+
+# -- scheduling for the device -----------------------------------------------------------------------
+
+
+@kernel
+def adder_chain(A: int32[8], B: int32[8], C: int32[8], D: int32[8]):
+    for i in range(8):
+        A[i] = A[i] + B[i] + C[i] + D[i] + i
+
+
+@kernel
+def mixed_products(A: int32[8], S: int16[8], x: int32, y: int16) -> int32:
+    acc: int32 = 0
+    for i in range(8):
+        S[i] = S[i] * y + int16(i)
+        A[i] = A[i] * x + A[i] * 7 - S[i]
+        acc += A[i]
+    return acc
+
+
+@kernel
+def triangular_sum(A: int32[8, 8], v: int32[8]) -> int32:
+    total: int32 = 0
+    for i in range(8):
+        for j in range(i + 1):
+            if A[i, j] > v[j]:
+                total += A[i, j] * v[j]
+            else:
+                total -= A[i, j] // 3
+    return total
+
+
+def _latency(k, device, period):
+    with oplib.use_device(device):
+        return compile_fpga(k.module(), clock_period_ns=period).report["latency"]["max"]
+
+
+def test_ecp5_at_150mhz_chains_fewer_adders_per_cycle():
+    # four 32-bit adds in a row fit one 10 ns xc7 cycle but not one ECP5 cycle at 150 MHz
+    assert _latency(adder_chain, "ecp5", ECP5_150MHZ_NS) > _latency(adder_chain, "xc7", 10.0)
+
+
+def test_default_build_is_the_xc7_build():
+    plain = compile_fpga(mixed_products.module())
+    with oplib.use_device("xc7"):
+        explicit = compile_fpga(mixed_products.module())
+    assert plain.verilog == explicit.verilog and plain.report == explicit.report
+
+
+def test_ecp5_multipliers_are_pipelined_in_the_verilog():
+    with oplib.use_device("ecp5"):
+        design = compile_fpga(mixed_products.module(), clock_period_ns=ECP5_150MHZ_NS)
+    latencies = {(int(w), int(lat)) for w, lat in re.findall(
+        r"vichls_mul #\(\s*\.WIDTH\((\d+)\),\s*\.LATENCY\((\d+)\)", design.verilog)}
+    assert (32, 2) in latencies and (16, 1) in latencies, latencies
+
+
+def test_ecp5_designs_are_bit_exact_in_simulation():
+    """Python = RTL for designs scheduled with the ECP5 table at 150 MHz (pipelined
+    multipliers, shorter chains, a pipelined loop), one simulator build."""
+    from vichls import customize
+    from vichls.flows.sim import SimDesign, build_simulation
+
+    rng = np.random.default_rng(5)
+    pipelined = customize(mixed_products)
+    pipelined.pipeline("i")
+    cases = {
+        "adder_chain": (adder_chain, adder_chain.module()),
+        "mixed_products": (mixed_products, mixed_products.module()),
+        "mixed_products_pipelined": (mixed_products, pipelined.module()),
+        "triangular_sum": (triangular_sum, triangular_sum.module()),
+    }
+
+    def args_for(k):
+        out = []
+        for p in k.signature.params:
+            dtype = p.scalar.dtype
+            info = np.iinfo(dtype)
+            if p.is_array:
+                out.append(rng.integers(info.min, info.max, size=p.type.shape, dtype=dtype))
+            else:
+                out.append(int(rng.integers(info.min, info.max)))
+        return tuple(check_call_args(k.signature, out))
+
+    designs, calls, expected = [], {}, {}
+    for name, (k, module) in cases.items():
+        with oplib.use_device("ecp5"):
+            design = compile_fpga(module, clock_period_ns=ECP5_150MHZ_NS)
+        designs.append(SimDesign(design.verilog, design.signature, name=name,
+                                 partitions=design.partitions))
+        arg_sets = [args_for(k) for _ in range(3)]
+        calls[name] = [copy_args(a) for a in arg_sets]
+        expected[name] = []
+        for a in arg_sets:
+            work = copy_args(a)
+            expected[name].append(results_of(k.signature, work, k(*work)))
+    results = build_simulation(designs).run_many(calls)
+    problems = []
+    for name, res in results.items():
+        for n, (want, got) in enumerate(zip(expected[name], res)):
+            problems += [f"{name} call {n}: {d}" for d in differences(want, (got.ret, got.arrays))]
+    assert not problems, "\n".join(problems)
+
+
+# -- the command line ----------------------------------------------------------------------------------
+
+
+def test_compile_device_and_target_mhz_options(tmp_path, capsys):
+    src = tmp_path / "chain.py"
+    src.write_text(
+        "from vichls import kernel, int32\n\n"
+        "@kernel\n"
+        "def chain(A: int32[8], B: int32[8], C: int32[8], D: int32[8]):\n"
+        "    for i in range(8):\n"
+        "        A[i] = A[i] + B[i] + C[i] + D[i] + i\n")
+    assert main(["compile", str(src), "-o", str(tmp_path / "x")]) == 0
+    default_out = capsys.readouterr().out
+    assert "(clock period 10 ns)" in default_out
+    assert main(["compile", str(src), "-o", str(tmp_path / "e"), "--device", "ecp5",
+                 "--target-mhz", "150"]) == 0
+    ecp5_out = capsys.readouterr().out
+    assert "device ecp5" in ecp5_out and "6.66667 ns" in ecp5_out
+
+    def latency(text):
+        return int(re.search(r"latency:\s+(\d+)", text).group(1))
+
+    assert latency(ecp5_out) > latency(default_out)
+    with pytest.raises(SystemExit):
+        main(["compile", str(src), "--device", "nope"])
