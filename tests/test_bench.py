@@ -13,7 +13,7 @@ import pytest
 
 from vichls import int32, kernel
 from vichls.bench.bound import cycle_bound
-from vichls.bench.fmax import _fmax_of
+from vichls.bench.fmax import _fmax_of, critical_path
 from vichls.cli import main
 from vichls.fpga import compile_fpga
 
@@ -140,6 +140,23 @@ def test_fmax_read_from_the_report_or_the_log():
     assert _fmax_of({}, "") is None
 
 
+def test_critical_path_names_the_verilog_signals():
+    def step(kind, cell):
+        return {"type": kind, "delay": 0.5, "from": {"cell": cell, "port": "Q"},
+                "to": {"cell": cell, "port": "D"}}
+
+    path = [step("clk-to-q", "i_15.out_TRELLIS_FF_Q_3"), step("routing", "x"),
+            step("logic", "addi_19.out_TRELLIS_FF_Q_2_DI_CCU2C_S1"),
+            step("logic", "addi_19.out_TRELLIS_FF_Q_2_DI_CCU2C_S0"),
+            step("logic", "$nextpnr_CCU2C_8$CCU2_COMB0"),
+            step("logic", "muli_MULT18X18D_P9"), step("setup", "fsm_state_TRELLIS_FF_Q_1")]
+    report = {"critical_paths": [
+        {"from": "posedge other_clk", "to": "posedge other_clk", "path": [step("logic", "z")]},
+        {"from": "posedge ap_clk", "to": "posedge ap_clk", "path": path}]}
+    assert critical_path(report) == ["i_15", "addi_19", "muli", "fsm_state"]
+    assert critical_path({}) == []
+
+
 # -- the command, end to end ---------------------------------------------------------------------------
 
 SUITE = '''
@@ -245,6 +262,28 @@ def test_bench_user_errors(tiny_suite, tmp_path, capsys):
     assert "no benchmark suite" in capsys.readouterr().err
     assert main(["bench", "nosuch", "--suite-dir", str(tiny_suite), "--quiet"]) == 2
     assert "nosuch" in capsys.readouterr().err
+
+
+def test_bench_device_and_target_mhz_reach_the_schedule(tiny_suite, tmp_path, capsys):
+    """--device ecp5 --target-mhz 150 schedules for 150 MHz with the ECP5 table (the run's
+    record says so and the command repeats it); a bad device or frequency is a user error."""
+    json_path = tmp_path / "e.json"
+    status = main(["bench", "vadd", "--suite-dir", str(tiny_suite), "--quiet", "--no-synth",
+                   "--no-fmax", "--device", "ecp5", "--target-mhz", "150",
+                   "--json", str(json_path)])
+    assert status == 0, capsys.readouterr().err
+    doc = json.loads(json_path.read_text())
+    assert doc["options"]["device"] == "ecp5"
+    assert doc["options"]["clock_period_ns"] == pytest.approx(1000 / 150)
+    assert doc["options"]["fmax_target_mhz"] == pytest.approx(150)
+    assert "--device ecp5" in doc["command"] and "--target-mhz 150" in doc["command"]
+    assert doc["rows"][0]["status"] == "ok"
+    with pytest.raises(SystemExit):
+        main(["bench", "--device", "stratix", "--quiet"])
+    capsys.readouterr()
+    assert main(["bench", "vadd", "--suite-dir", str(tiny_suite), "--quiet", "--no-synth",
+                 "--no-fmax", "--target-mhz", "-5"]) == 2
+    assert "--target-mhz" in capsys.readouterr().err
 
 
 def test_default_suite_is_found_in_the_checkout():

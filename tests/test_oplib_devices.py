@@ -4,6 +4,8 @@ read, and designs scheduled for the ECP5 at 150 MHz still compute exactly what P
 (one simulator build). The CLI's ``--device`` / ``--target-mhz`` options reach the build."""
 
 import re
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +16,9 @@ from vichls.fpga import compile_fpga
 from vichls.inputs import copy_args
 from vichls.results import differences, results_of
 from vichls.signature import check_call_args
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kernels import ALL_CASES  # noqa: E402
 
 ECP5_150MHZ_NS = 1000.0 / 150
 
@@ -109,20 +114,16 @@ def test_ecp5_multipliers_are_pipelined_in_the_verilog():
 
 
 def test_ecp5_designs_are_bit_exact_in_simulation():
-    """Python = RTL for designs scheduled with the ECP5 table at 150 MHz (pipelined
-    multipliers, shorter chains, a pipelined loop), one simulator build."""
+    """Python = RTL for every kernel of the regression corpus and the kernels above, all
+    scheduled with the ECP5 table at 150 MHz (pipelined multipliers of every width, shorter
+    chains, registered loop tests, control values computed a cycle early), in one simulator
+    build."""
     from vichls import customize
     from vichls.flows.sim import SimDesign, build_simulation
 
     rng = np.random.default_rng(5)
     pipelined = customize(mixed_products)
     pipelined.pipeline("i")
-    cases = {
-        "adder_chain": (adder_chain, adder_chain.module()),
-        "mixed_products": (mixed_products, mixed_products.module()),
-        "mixed_products_pipelined": (mixed_products, pipelined.module()),
-        "triangular_sum": (triangular_sum, triangular_sum.module()),
-    }
 
     def args_for(k):
         out = []
@@ -133,21 +134,30 @@ def test_ecp5_designs_are_bit_exact_in_simulation():
                 out.append(rng.integers(info.min, info.max, size=p.type.shape, dtype=dtype))
             else:
                 out.append(int(rng.integers(info.min, info.max)))
-        return tuple(check_call_args(k.signature, out))
+        return tuple(out)
 
+    cases = {
+        "adder_chain": (adder_chain, adder_chain.module(), args_for),
+        "mixed_products": (mixed_products, mixed_products.module(), args_for),
+        "mixed_products_pipelined": (mixed_products, pipelined.module(), args_for),
+        "triangular_sum": (triangular_sum, triangular_sum.module(), args_for),
+    }
+    for case in ALL_CASES:
+        cases[f"corpus_{case.name}"] = (case.kernel, case.kernel.module(),
+                                        lambda k, case=case: case.make_inputs(rng))
     designs, calls, expected = [], {}, {}
-    for name, (k, module) in cases.items():
+    for name, (k, module, make) in cases.items():
         with oplib.use_device("ecp5"):
             design = compile_fpga(module, clock_period_ns=ECP5_150MHZ_NS)
         designs.append(SimDesign(design.verilog, design.signature, name=name,
                                  partitions=design.partitions))
-        arg_sets = [args_for(k) for _ in range(3)]
+        arg_sets = [tuple(check_call_args(k.signature, make(k))) for _ in range(2)]
         calls[name] = [copy_args(a) for a in arg_sets]
         expected[name] = []
         for a in arg_sets:
             work = copy_args(a)
             expected[name].append(results_of(k.signature, work, k(*work)))
-    results = build_simulation(designs).run_many(calls)
+    results = build_simulation(designs).run_many(calls, max_cycles=2_000_000)
     problems = []
     for name, res in results.items():
         for n, (want, got) in enumerate(zip(expected[name], res)):

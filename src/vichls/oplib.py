@@ -73,6 +73,14 @@ class Device:
     mem_issue_ns: float  # address / data to a memory port
     mem_out_ns: float  # read data after the clock edge
     reg_out_ns: float  # a register's clock-to-out as an operand
+    #: kept free after a value that a control decision reads in the cycle it is computed
+    #: (loop bounds, if and while conditions): the FSM's compare, path decode and
+    #: next-state / register-enable logic follow it in the same cycle
+    decision_ns: float = 0.0
+    ram_out_ns: float | None = None  # a local array's block RAM read data (None: mem_out_ns)
+    #: loop exit tests read from a register computed during the body (when the body
+    #: takes two cycles or more): passes/compile_control.py
+    registered_loop_tests: bool = False
 
 
 XC7 = Device(
@@ -87,6 +95,8 @@ ECP5 = Device(
     register_reserve_ns=0.9, net_ns=1.1, carry_base_ns=0.9, carry_per_bit_ns=0.035,
     lut_ns=0.25, shift_levels_ns=0.25, mul_comb_ns=4.0, mul_comb_max_width=0,
     mul_wide_stages=2, mem_issue_ns=0.4, mem_out_ns=1.2, reg_out_ns=0.5,
+    decision_ns=4.0, ram_out_ns=5.6 + 1.1,  # DP16KD without its output register
+    registered_loop_tests=True,
 )
 
 DEVICES: dict[str, Device] = {d.name: d for d in (XC7, ECP5)}
@@ -121,6 +131,11 @@ def use_device(name: str | Device):
 def register_reserve_ns(dev: Device | None = None) -> float:
     """Time kept free in every cycle for clock-to-q and setup on ``dev`` (default: active)."""
     return (dev or current_device()).register_reserve_ns
+
+
+def decision_reserve_ns(dev: Device | None = None) -> float:
+    """Time left free after a value that a control decision reads in its own cycle."""
+    return (dev or current_device()).decision_ns
 
 
 def mul_latency(width: int, dev: Device | None = None) -> int:
@@ -190,6 +205,9 @@ def cost(kind: str, width: int, dev: Device | None = None) -> OpCost:
                       out_delay_ns=_div_out(d, w))
     if kind == "mem_read":  # address setup in the issue cycle, data one cycle later
         return OpCost(1, d.mem_issue_ns, out_delay_ns=d.mem_out_ns)
+    if kind == "ram_read":  # a local array's RAM (ap_memory ports are "mem_read")
+        out = d.mem_out_ns if d.ram_out_ns is None else d.ram_out_ns
+        return OpCost(1, d.mem_issue_ns, out_delay_ns=out)
     if kind == "mem_write":
         return OpCost(0, d.mem_issue_ns)
     if kind in ("stream_get", "stream_put"):  # the FIFO's registered head; stall is apart

@@ -28,12 +28,12 @@ import re
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from vichls.flows.tools import ToolError, run_yosys
 
-__all__ = ["Ecp5Timing", "ecp5_fmax", "DEVICE", "PACKAGE"]
+__all__ = ["Ecp5Timing", "critical_path", "ecp5_fmax", "DEVICE", "PACKAGE"]
 
 DEVICE = "85k"
 PACKAGE = "CABGA381"
@@ -47,6 +47,9 @@ class Ecp5Timing:
     luts: int  # TRELLIS_COMB cells used (LUT4s and carry halves)
     ffs: int
     multipliers: int  # MULT18X18D blocks
+    #: the design signals the worst path of ap_clk goes through, in order (from the cell
+    #: names nextpnr reports, which Yosys derives from the Verilog's signal names)
+    critical_path: list[str] = field(default_factory=list)
 
 
 def _nextpnr_command() -> list[str]:
@@ -87,7 +90,34 @@ def ecp5_fmax(verilog: str, top: str, target_mhz: float, timeout_s: float = 1800
         log = (work / "nextpnr.log").read_text(errors="replace")
     used = {k: v.get("used", 0) for k, v in report.get("utilization", {}).items()}
     return Ecp5Timing(_fmax_of(report, log), target_mhz, used.get("TRELLIS_COMB", 0),
-                      used.get("TRELLIS_FF", 0), used.get("MULT18X18D", 0))
+                      used.get("TRELLIS_FF", 0), used.get("MULT18X18D", 0),
+                      critical_path(report))
+
+
+#: where a Yosys/nextpnr cell name stops being the Verilog signal it was made from
+_CELL_SUFFIX = re.compile(r"(\.out)?(_TRELLIS|_LUT4|_CCU2C|_PFUMX|_L6MUX|_MULT18X18D|\$|_DP16KD"
+                          r"|\.mem|_DPR16X4|\[).*$")
+
+
+def critical_path(report: dict) -> list[str]:
+    """The signals along the worst ap_clk-to-ap_clk path of a nextpnr ``--report``: the cell
+    names of its logic and clock-to-q steps cut down to the Verilog name they come from,
+    consecutive repeats merged (a carry chain is one adder)."""
+    paths = [p for p in report.get("critical_paths", [])
+             if "ap_clk" in str(p.get("from", "")) and "ap_clk" in str(p.get("to", ""))]
+    if not paths:
+        paths = report.get("critical_paths", [])[:1]
+    names: list[str] = []
+    for step in (paths[0].get("path", []) if paths else []):
+        if step.get("type") not in ("clk-to-q", "logic", "setup"):
+            continue
+        cell = str(step.get("from", {}).get("cell", ""))
+        if cell.startswith("$nextpnr"):  # a cell nextpnr made (carry feed-in): no signal
+            continue
+        name = _CELL_SUFFIX.sub("", cell) or cell
+        if name and (not names or names[-1] != name):
+            names.append(name)
+    return names
 
 
 def _fmax_of(report: dict, log: str) -> float | None:

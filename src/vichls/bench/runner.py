@@ -358,6 +358,8 @@ def _take_synthesis(b: _Built, result) -> None:
                      dsp=result.resources["dsp"], bram=result.resources["bram"])
     if result.fmax_mhz is not None:
         b.row["fmax_mhz"] = round(result.fmax_mhz, 1)
+        # the signals of the worst path (JSON only: where a design's clock is lost)
+        b.row["fmax_path"] = " -> ".join(result.ecp5.get("critical_path", []))
     b.row["synth_s"] = round(result.xilinx_seconds + result.fmax_seconds, 1)
     if result.errors and b.row["status"] == "ok":
         _fail(b, "synth error", " | ".join(result.errors))

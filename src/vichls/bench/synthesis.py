@@ -59,7 +59,8 @@ def synthesize(job: SynthJob) -> SynthResult:
             timing = ecp5_fmax(job.verilog, job.top, job.target_mhz)
             result.fmax_mhz = timing.fmax_mhz
             result.ecp5 = {"luts": timing.luts, "ffs": timing.ffs,
-                           "multipliers": timing.multipliers}
+                           "multipliers": timing.multipliers,
+                           "critical_path": timing.critical_path}
         except Exception as e:  # noqa: BLE001
             result.errors.append(f"nextpnr-ecp5: {_first_lines(e)}")
         result.fmax_seconds = time.perf_counter() - start

@@ -11,9 +11,16 @@ last cycle of its body, and its entry test into the last cycle of what precedes 
 
 Decisions read values that are valid in the deciding cycle (the builder hands the control
 registers' next values). A loop entry writes the induction register through its
-``in``/``en`` ports on the path taken, so a nested loop entered in the same cycle reads
-the new value through the register's next value. Assumes every loop body (and a while's
-``before``) spends at least one cycle on every path, which the builder guarantees.
+``in``/``en`` ports on the path taken, so a nested loop entered in the same cycle must see
+the new value. The builder's next value of an induction register (``en ? in : out``)
+would give it, but its ``en`` is itself decided by the tests that read it: a combinational
+loop (nextpnr refuses to time it) that also lets a test placed before the write on its path
+see the value written after it. So each decision is rebuilt for its path: an induction
+register's next value becomes the value written earlier on that path, or the register's
+output when there is none (only decisions write induction registers). This also takes the
+``en`` decode and the mux out of every loop test's timing path. Assumes every loop body
+(and a while's ``before``) spends at least one cycle on every path, which the builder
+guarantees.
 The end of the kernel pulses ``ap_done``/``ap_ready`` and returns to idle.
 
 A dataflow task's module (built with ``task_mode``) follows ap_ctrl_chain instead: it pulses
@@ -28,17 +35,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from xdsl.dialects import comb, hw
-from xdsl.dialects.builtin import (
-    ArrayAttr,
-    DictionaryAttr,
-    IntegerAttr,
-    IntegerType,
-    ModuleOp,
-    StringAttr,
-    i32,
-)
-from xdsl.ir import Block, SSAValue
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, i32
+from xdsl.ir import Block, Operation, SSAValue
 
+from vichls import oplib
 from vichls.dialects import structural as st
 from vichls.passes.build_structural import IDLE_WIRE, signed_constant
 from vichls.passes.unsupported import FpgaError
@@ -90,6 +90,17 @@ class ControlCompiler:
         self.decisions = 0
         self.pipelines: dict[str, st.PipelineOp] = {}
         self.pipe: dict[str, PipelineControl] = {}
+        # induction registers (written by decisions only): en port -> out port, and the
+        # builder's next-value muxes of them: mux result -> en port
+        self.induction: dict[SSAValue, SSAValue] = {
+            op.iv_en: op.iv_out for op in self.control.walk() if isinstance(op, st.ForOp)}
+        self.next_muxes: dict[SSAValue, SSAValue] = {
+            op.result: op.operands[0] for op in self.top.ops
+            if isinstance(op, comb.MuxOp) and op.operands[0] in self.induction
+            and op.operands[2] == self.induction[op.operands[0]]}
+        self.reads_next: dict[SSAValue, bool] = {}
+        self.rebuilt: dict[tuple, Operation] = {}  # (comb op, new operands...) -> its copy
+        self.registered_tests = oplib.current_device().registered_loop_tests
 
     def emit(self, op, hint: str | None = None):
         self.top.add_op(op)
@@ -141,6 +152,34 @@ class ControlCompiler:
                                     result_types=[IntegerType(1)])
             self.in_states[index] = self.emit(op, f"in_state_{index}")
         return self.in_states[index]
+
+    # -- values of a path: induction registers written earlier on it --------------------
+    def depends_on_next(self, value: SSAValue) -> bool:
+        """Does ``value`` read an induction register's next value (through comb logic)?"""
+        known = self.reads_next.get(value)
+        if known is None:
+            owner = value.owner
+            known = value in self.next_muxes or (
+                isinstance(owner, Operation) and owner.dialect_name() == "comb"
+                and any(self.depends_on_next(o) for o in owner.operands))
+            self.reads_next[value] = known
+        return known
+
+    def on_path(self, value: SSAValue, written: dict[SSAValue, SSAValue]) -> SSAValue:
+        """``value`` as the path that wrote ``written`` (en port -> value) sees it: each next
+        value of an induction register is replaced by what the path wrote, else its output."""
+        if not self.depends_on_next(value):
+            return value
+        if value in self.next_muxes:
+            en = self.next_muxes[value]
+            return written.get(en, self.induction[en])
+        owner = value.owner
+        operands = [self.on_path(o, written) for o in owner.operands]
+        key = (owner, *operands)
+        if key not in self.rebuilt:
+            self.rebuilt[key] = owner.clone(value_mapper=dict(zip(owner.operands, operands)))
+            self.top.add_op(self.rebuilt[key])
+        return self.rebuilt[key].results[value.index]
 
     # -- decision trees ----------------------------------------------------------------
     def branch(self, test, then: Thunk, else_: Thunk):
@@ -194,12 +233,61 @@ class ControlCompiler:
             following = self.add(op.iv_out, op.step)
             body = list(op.body.block.ops)
             return self.branch(
-                self.less_than(following, op.upper),
+                self.exit_test(op, following),
                 lambda: Write(op.iv_in, op.iv_en, following,
                               self.enter_seq(body, 0, self.loop_back(op, k))),
                 k,
             )
         return decide
+
+    def exit_test(self, op: st.ForOp, following: SSAValue) -> SSAValue | bool:
+        """Whether ``op`` runs another iteration after this one. With registered loop tests
+        (the device's choice, oplib) and a body of two cycles or more on every path, the
+        test comes from a register that recomputes it every cycle from the counter's
+        output: the counter and the bounds settle in the body's first cycle, so the
+        register holds the right answer from its second on, and the adder and comparator
+        leave the decision's path."""
+        test = self.less_than(following, op.upper)
+        if isinstance(test, bool) or not self.registered_tests \
+                or self.min_cycles(op.body.block) < 2:
+            return test
+        key = ("more", op)
+        if key not in self.cache:
+            name = op.attributes["loop_name"].data if "loop_name" in op.attributes else "loop"
+            reg_in, reg_en, reg_out = self.register(f"{name}_more", 1)
+            # the outputs of the counters (the next values would drag the decisions in)
+            self.top.add_op(st.AssignOp.build(operands=[reg_in, self.on_path(test, {}), None]))
+            self.top.add_op(st.AssignOp.build(operands=[reg_en, self.one(), None]))
+            self.cache[key] = reg_out
+        return self.cache[key]
+
+    def min_cycles(self, block: Block) -> int:
+        """The fewest cycles a run of ``block`` spends (a loop may run no iteration)."""
+        total = 0
+        for op in block.ops:
+            if isinstance(op, st.EnableOp):
+                total += self.groups[op.group.data].latency.value.data
+            elif isinstance(op, st.IfOp):
+                total += min(self.min_cycles(op.then.block), self.min_cycles(op.else_.block))
+            elif isinstance(op, st.WhileOp):
+                total += self.min_cycles(op.before.block)
+            elif isinstance(op, st.SeqOp):
+                total += self.min_cycles(op.body.block)
+        return total
+
+    def register(self, name: str, width: int) -> tuple[SSAValue, SSAValue, SSAValue]:
+        """A control register (``vichls_reg``): its in, en and out ports. Its instance name
+        is ``name``, made unique among the component's cells and wires."""
+        taken = {op.instance_name.data for op in self.top.ops if isinstance(op, st.CellOp)}
+        taken |= {op.wire_name.data for op in self.top.ops if isinstance(op, st.WireOp)}
+        base, n = name, 0
+        while name in taken or any(f"{name}_{p}" in taken for p in ("in", "en", "out")):
+            n += 1
+            name = f"{base}_{n}"
+        cell = st.CellOp.instance(name, "vichls_reg", {"WIDTH": width},
+                                  [("in", "in", width), ("en", "in", 1), ("out", "out", width)])
+        self.top.add_op(cell)
+        return tuple(cell.results)
 
     def while_test(self, op: st.WhileOp, k: Thunk) -> Thunk:
         def decide():
@@ -240,10 +328,12 @@ class ControlCompiler:
 
     # -- emission ----------------------------------------------------------------------
     def lower(self, source: int, tree, literals: list[SSAValue], done_guards: list[SSAValue],
-              last: bool = True):
+              last: bool = True, written: dict[SSAValue, SSAValue] | None = None):
         """Emit the transitions and register writes of ``tree`` leaving ``source``. Leaves
         are emitted in order; the last leaf of an exhaustive tree needs no condition,
-        since transitions are tried in order."""
+        since transitions are tried in order. ``written``: the induction registers the
+        path wrote so far (en port -> value), which its later tests read."""
+        written = written or {}
         if isinstance(tree, Leaf):
             if tree.target == "stay":
                 return
@@ -263,13 +353,18 @@ class ControlCompiler:
             if tree.target == "done":
                 done_guards.append(self.conjunction([self.in_state(source), *literals]))
         elif isinstance(tree, Cond):
-            self.lower(source, tree.then, [*literals, tree.value], done_guards, last=False)
-            self.lower(source, tree.else_, [*literals, self.negate(tree.value)], done_guards, last)
+            test = self.on_path(tree.value, written)
+            self.lower(source, tree.then, [*literals, test], done_guards, False, written)
+            self.lower(source, tree.else_, [*literals, self.negate(test)], done_guards, last,
+                       written)
         else:
             guard = self.conjunction([self.in_state(source), *literals])
-            self.top.add_op(st.AssignOp.build(operands=[tree.reg_in, tree.value, guard]))
+            value = self.on_path(tree.value, written)
+            self.top.add_op(st.AssignOp.build(operands=[tree.reg_in, value, guard]))
             self.top.add_op(st.AssignOp.build(operands=[tree.reg_en, self.one(), guard]))
-            self.lower(source, tree.then, literals, done_guards, last)
+            if tree.reg_en in self.induction:
+                written = {**written, tree.reg_en: value}
+            self.lower(source, tree.then, literals, done_guards, last, written)
 
     def run(self):
         root = self.control.body.block
@@ -396,20 +491,7 @@ class PipelineControl:
                             f"{name}_last")
 
     def register(self, name: str, width: int) -> tuple[SSAValue, SSAValue, SSAValue]:
-        cell = st.CellOp.create(
-            properties={
-                "instance_name": StringAttr(name),
-                "primitive": StringAttr("vichls_reg"),
-                "params": DictionaryAttr({"WIDTH": IntegerAttr(width, i32)}),
-                "port_names": ArrayAttr([StringAttr(p) for p in ("in", "en", "out")]),
-                "port_directions": ArrayAttr([StringAttr(d) for d in ("in", "in", "out")]),
-            },
-            result_types=[IntegerType(width), IntegerType(1), IntegerType(width)],
-        )
-        self.cc.top.add_op(cell)
-        for r, p in zip(cell.results, ("in", "en", "out")):
-            r.name_hint = f"{name}_{p}"
-        return tuple(cell.results)
+        return self.cc.register(name, width)
 
     def assign(self, dest: SSAValue, src: SSAValue, guard: SSAValue | None):
         self.cc.top.add_op(st.AssignOp.build(operands=[dest, src, guard]))

@@ -6,8 +6,10 @@ with the map computed by arith, affine.apply → arith), with two additions:
 - ``affine.for`` is lowered here, not by xDSL (whose pattern evaluates bound maps with no
   operands): its bound maps are evaluated on their operands (dims and symbols), a lower
   bound with several results is their maximum and an upper bound their minimum (the
-  affine dialect's meaning; tiling a loop with affine bounds makes such a min), and its
-  attributes (``vichls.pipeline``) go over to the ``scf.for`` that replaces it;
+  affine dialect's meaning; tiling a loop with affine bounds makes such a min), a bound
+  that is an enclosing loop's counter itself is copied by an ``arith.addi`` of 0 (so that
+  the control reads a datapath register, not the counter it may be deciding to write),
+  and its attributes (``vichls.pipeline``) go over to the ``scf.for`` that replaces it;
 - each ``memref.load``/``memref.store`` keeps the source location of the affine access
   it replaces, so that schedule reports (why a pipeline's II is what it is) can name the
   source line.
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.dialects import affine, arith, memref, scf
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -31,7 +33,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.transforms.lower_affine import LowerAffinePass, affine_expr_ops, insert_affine_map_ops
 
 
@@ -69,6 +71,15 @@ def _bound(amap, operands, rewriter: PatternRewriter, take_smaller: bool) -> SSA
         select = arith.SelectOp(compare.results[0], value, result)
         rewriter.insert([compare, select])
         result = select.result
+    if isinstance(result, BlockArgument):
+        # A bound that is an enclosing loop's counter itself (range(i, N), range(i + 1, j))
+        # goes through the datapath: read directly, the control would decide whether to
+        # write that counter from a loop test reading the value written (a combinational
+        # loop through the counter's enable).
+        zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+        copy = arith.AddiOp(result, zero.result)
+        rewriter.insert([zero, copy])
+        result = copy.result
     return result
 
 

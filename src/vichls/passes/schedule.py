@@ -14,6 +14,11 @@ Constraints, all read from the operator library (vichls.oplib):
   after earlier stores; loads may reorder among themselves; a 0-d memref (a register)
   may be written in the cycle it is read;
 - at most one access per memory (array memref) per cycle: one port per array;
+- a value that a control decision reads (a loop bound, an if or while condition) must
+  leave the device's decision time (``oplib.decision_reserve_ns``, 0 on xc7) free at the
+  end of its ready cycle, since the FSM's tests and next-state logic follow it in the
+  segment's last cycle; one that settles later makes the segment one cycle longer, so
+  that the decision reads it from its register (``vichls.decided``);
 - streams (dialects/stream.py): at most one get and one put per stream per cycle, and
   the ops on one stream keep their program order, one cycle apart (a FIFO moves one
   element per edge and side). A get or put takes no time of its own: when the stream is
@@ -39,6 +44,8 @@ from vichls.dialects import stream
 
 CYCLE_ATTR = "vichls.cycle"
 READY_ATTR = "vichls.ready"
+#: on an op whose result a control decision reads only from this cycle of the segment on
+DECIDED_ATTR = "vichls.decided"
 
 _BINARY_KINDS = {
     arith.AddiOp: "add",
@@ -154,6 +161,8 @@ def op_cost(op: Operation) -> oplib.OpCost:
     assert kind is not None
     if kind == "div" and PIPELINED_DIVIDER_ATTR in op.attributes:
         kind = "div_pipe"
+    if kind == "mem_read" and isinstance(op.memref.owner, (memref.AllocOp, memref.AllocaOp)):
+        kind = "ram_read"  # a local array: its RAM's read data may be slower than a port's
     cost = oplib.cost(kind, op_width(op))
     if any(isinstance(v.type, IndexType) for v in (*op.operands, *op.results)):
         # index arithmetic is 32 bits wide in the netlist, but synthesis trims it to the
@@ -162,7 +171,7 @@ def op_cost(op: Operation) -> oplib.OpCost:
         area = oplib.cost(kind, oplib.INDEX_AREA_WIDTH)
         cost = oplib.OpCost(cost.latency, cost.delay_ns, area.lut, area.ff, cost.dsp,
                             cost.out_delay_ns)
-    if kind in ("mem_read", "mem_write"):
+    if kind in ("mem_read", "ram_read", "mem_write"):
         # Row-major address arithmetic happens in the issue cycle, before the port: a
         # multiply by a constant stride and an add per extra dimension, or nothing when
         # the dimension is a power of two (the index fills the low address bits).
@@ -206,6 +215,9 @@ class Node:
     data_preds: list[int] = field(default_factory=list)
     order_preds: list[tuple[int, int]] = field(default_factory=list)
     port: object = None
+    #: a result a control decision reads must be valid this early in its ready cycle for
+    #: the decision logic to follow it there; None: no decision reads it
+    deadline: float | None = None
 
 
 @dataclass
@@ -213,6 +225,9 @@ class Placement:
     cycle: int
     ready: int
     finish_ns: float  # time within the ready cycle at which the result is valid
+    #: the cycle from which a control decision may read the result: the ready cycle, or
+    #: the next one when the result settles too late for the decision logic to follow
+    decided: int | None = None
 
 
 def schedule_nodes(nodes: list[Node], budget_ns: float) -> list[Placement]:
@@ -270,8 +285,20 @@ def _place(node: Node, placed, busy_ports, budget_ns: float) -> Placement:
 # -- the pass ---------------------------------------------------------------------------
 
 
+def feeds_control(op: Operation) -> bool:
+    """Is a result of ``op`` a loop bound, an if condition or a while condition?"""
+    for result in op.results:
+        for use in result.uses:
+            user = use.operation
+            if isinstance(user, (scf.ForOp, scf.IfOp)) or (
+                    isinstance(user, scf.ConditionOp) and use.index == 0):
+                return True
+    return False
+
+
 def schedule_segment(ops: list[Operation], budget_ns: float) -> list[Placement]:
     index = {op: i for i, op in enumerate(ops)}
+    decision_reserve = oplib.decision_reserve_ns()
     nodes = []
     last_store: dict = {}
     loads_since_store: dict = {}
@@ -284,6 +311,8 @@ def schedule_segment(ops: list[Operation], budget_ns: float) -> list[Placement]:
             if isinstance(owner, Operation) and owner in index:
                 preds.append(index[owner])
         node = Node(cost.latency, cost.delay_ns, cost.out_delay_ns, sorted(set(preds)))
+        if decision_reserve and feeds_control(op):
+            node.deadline = budget_ns - decision_reserve
         if isinstance(op, (memref.LoadOp, memref.StoreOp)):
             mem = op.memref
             scalar = is_scalar_memref(mem)
@@ -304,11 +333,19 @@ def schedule_segment(ops: list[Operation], budget_ns: float) -> list[Placement]:
                 node.order_preds.append((last_on_stream[op.stream], 1))
             last_on_stream[op.stream] = i
         nodes.append(node)
-    return schedule_nodes(nodes, budget_ns)
+    placements = schedule_nodes(nodes, budget_ns)
+    for node, placement in zip(nodes, placements):
+        if node.deadline is not None and placement.finish_ns > node.deadline:
+            # the decision reads it from its register, one cycle on: the segment waits
+            placement.decided = placement.ready + 1
+    return placements
 
 
 def segment_length(ops: list[Operation]) -> int:
-    return max((op.attributes[READY_ATTR].value.data for op in ops), default=-1) + 1
+    """Cycles of a scheduled segment: up to the last ready result, or to the cycle from
+    which a control decision may read a result (``DECIDED_ATTR``), whichever is later."""
+    return max((op.attributes[a].value.data for op in ops for a in (READY_ATTR, DECIDED_ATTR)
+                if a in op.attributes), default=-1) + 1
 
 
 def constant_trip_count(loop: scf.ForOp) -> int | None:
@@ -340,6 +377,9 @@ def schedule_module(module: ModuleOp, clock_period_ns: float) -> None:
                         for seg_op, placement in zip(item, schedule_segment(item, budget)):
                             seg_op.attributes[CYCLE_ATTR] = IntegerAttr(placement.cycle, i64)
                             seg_op.attributes[READY_ATTR] = IntegerAttr(placement.ready, i64)
+                            if placement.decided is not None:
+                                seg_op.attributes[DECIDED_ATTR] = IntegerAttr(placement.decided,
+                                                                              i64)
                 for inner in block.ops:
                     if inner.regions:
                         visit(inner)
