@@ -113,8 +113,16 @@ def test_ecp5_multipliers_are_pipelined_in_the_verilog():
     assert (32, 2) in latencies and (16, 1) in latencies, latencies
 
 
+#: Corpus kernels simulated with the ECP5 schedule: every operator at narrow, word and
+#: double-word widths, and every kind of control (the whole corpus runs on xc7 elsewhere).
+ECP5_CORPUS = {"ops_int8", "ops_int32", "ops_int64", "ops_i33", "augassign_all", "ranges_all",
+               "triangular", "data_bounds", "while_loops", "break_continue",
+               "nested_early_return", "local_arrays", "calls_twice", "fir", "matvec",
+               "bubble_sort", "popcount", "dot"}
+
+
 def test_ecp5_designs_are_bit_exact_in_simulation():
-    """Python = RTL for every kernel of the regression corpus and the kernels above, all
+    """Python = RTL for a cross-section of the regression corpus and the kernels above, all
     scheduled with the ECP5 table at 150 MHz (pipelined multipliers of every width, shorter
     chains, registered loop tests, control values computed a cycle early), in one simulator
     build."""
@@ -143,6 +151,8 @@ def test_ecp5_designs_are_bit_exact_in_simulation():
         "triangular_sum": (triangular_sum, triangular_sum.module(), args_for),
     }
     for case in ALL_CASES:
+        if case.name not in ECP5_CORPUS:
+            continue
         cases[f"corpus_{case.name}"] = (case.kernel, case.kernel.module(),
                                         lambda k, case=case: case.make_inputs(rng))
     designs, calls, expected = [], {}, {}

@@ -582,6 +582,7 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock) 
         "top": signature.name,
         "warnings": warnings,
         "clock_period_ns": clock,
+        "device": oplib.current_device().name,
         "interface": interface,
         "latency": {"min": latency, "max": None},
         "loops": loops,

@@ -351,6 +351,7 @@ def make_report(
         "top": sig.name,
         "warnings": warnings,
         "clock_period_ns": clock,
+        "device": oplib.current_device().name,
         "interface": {"ports": ports, "arrays": arrays, **({"streams": streams} if streams else {})},
         "latency": {"min": low, "max": high},
         "loops": model.loops,
