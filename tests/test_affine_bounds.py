@@ -180,6 +180,23 @@ def test_tile_of_a_loop_with_an_affine_lower_bound_and_step():
     _cpu_agrees(shapes, m)
 
 
+def test_unrolling_an_outer_loop_makes_the_inner_bounds_constant():
+    from vichls.passes.loop_utils import constant_bounds
+
+    m = vichls.customize(shapes).unroll("i").module()
+    loops = _loops(m)
+    assert loops and all(constant_bounds(op) is not None for op in loops)
+    _cpu_agrees(shapes, m)
+    # the copies' constant bounds let later directives unroll the inner loops
+    m = vichls.customize(trisolv_like).unroll("i").unroll("j").module()
+    assert not any(op.upperBoundOperands for op in _loops(m))
+    _cpu_agrees(trisolv_like, m)
+    # a tile's copies keep affine bounds, folded into maps over the tile variables
+    m = vichls.customize(trmm_like).tile("i", 4).module()
+    assert all(isinstance(op, affine.ForOp) for op in _loops(m))
+    _cpu_agrees(trmm_like, m)
+
+
 def test_reorder_of_a_box_band_under_a_triangle():
     m = vichls.customize(box_under_triangle).reorder("k", "j").module()
     names = [op.body.block.args[0].name_hint for op in _loops(m)]

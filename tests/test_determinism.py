@@ -42,7 +42,7 @@ for name, schedule in designs():
 from kernels.dataflow import DATAFLOW_SCHEDULES
 for name, make in DATAFLOW_SCHEDULES.items():
     design = make().build("fpga")
-    report = json.dumps(design.report, indent=2, sort_keys=True) + "\n"
+    report = json.dumps(design.report, indent=2, sort_keys=True) + "\\n"
     out["dataflow " + name] = {"verilog": digest(design.verilog), "report": digest(report)}
 json.dump(out, sys.stdout)
 """

@@ -159,20 +159,19 @@ def test_unknown_directive_loop(tmp_path, capsys):
     assert rc == 2 and "no loop named 'q'" in err and f"{path}:10:" in err
 
 
-def test_dataflow_kernel_returning_a_value_is_an_error(tmp_path, capsys):
+def test_unknown_dataflow_interface_is_an_error(tmp_path, capsys):
     path = tmp_path / "k.py"
     path.write_text(HEADER + textwrap.dedent("""
         @kernel
-        def f(A: int32[N]) -> int32:
+        def f(A: int32[N]):
             for i in range(N):
                 A[i] = 0
-            return A[0]
         s = vichls.customize(f)
-        s.dataflow()
+        s.dataflow(interface="ap_hs")
     """))
     rc = main(["compile", str(path), "-o", str(tmp_path / "out")])
     err = capsys.readouterr().err
-    assert rc == 2 and "s.dataflow()" in err and "cannot return a value" in err
+    assert rc == 2 and "s.dataflow(interface='ap_hs')" in err and "interface must be" in err
     assert f"{path}:" in err and "Traceback" not in err
     assert not (tmp_path / "out").exists()
 

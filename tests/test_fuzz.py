@@ -232,7 +232,7 @@ def test_batches_run_as_tasks_on_a_dask_cluster(tmp_path):
 
 
 @pytest.mark.parametrize("flags, kinds", [
-    ([], {"flatten", "partition", "pipeline", "reorder", "tile", "unroll"}),
+    ([], {"dataflow", "flatten", "partition", "pipeline", "reorder", "tile", "unroll"}),
     (["--no-directives"], set()),
     (["--directives", "pipeline,unroll"], {"pipeline", "unroll"}),
 ])

@@ -363,9 +363,9 @@ class FunctionBuilder:
     def affine_for(self, s: T.For, lb_acc: _Affine, lb_expr: AffineExpr, ub_acc: _Affine,
                    ub_expr: AffineExpr) -> None:
         """``range(start, stop, k)``, k > 0, with bounds affine in outer affine loop
-        variables: one lower and one upper bound map, each over the values it uses. A loop whose
-        upper bound is at most its lower bound runs zero times (scf.for semantics), as in
-        Python, so no max/min is needed."""
+        variables: one lower and one upper bound map, each over the values it uses. A loop
+        whose upper bound is at most its lower bound runs zero times (scf.for semantics),
+        as in Python, so no max/min is needed."""
         body = Block(arg_types=[_INDEX])
         iv = body.args[0]
         iv.name_hint = s.var.uid
@@ -570,10 +570,10 @@ class FunctionBuilder:
         return None
 
     def affine_bounds(self, start: T.Expr, stop: T.Expr):
-        """(lower operands, lower, upper operands, upper) when both bounds of a loop are affine in outer affine
-        loop variables and constants and every intermediate value provably fits in 32
-        signed bits (so the index arithmetic computes what the kernel's wrapping arithmetic
-        would, and an ``index`` holds it); else None."""
+        """(lower operands, lower, upper operands, upper) when both bounds of a loop are
+        affine in outer affine loop variables and constants and every intermediate value
+        provably fits in 32 signed bits (so the index arithmetic computes what the kernel's
+        wrapping arithmetic would, and an ``index`` holds it); else None."""
         if _needs_guard(start) or _needs_guard(stop):
             return None
         low_acc, high_acc = _Affine(), _Affine()

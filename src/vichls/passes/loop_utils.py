@@ -23,7 +23,14 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from xdsl.dialects import affine, arith
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, StringAttr
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    DenseArrayBase,
+    IndexType,
+    IntegerAttr,
+    StringAttr,
+    i32,
+)
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
@@ -187,18 +194,57 @@ def _fold_into_access(op: affine.LoadOp | affine.StoreOp, old: SSAValue, expr: A
     block.erase_op(op)
 
 
+def _fold_into_bounds(loop: affine.ForOp, old: SSAValue, expr: AffineExpr,
+                      dims: Sequence[SSAValue]) -> None:
+    """Rewrite the bound maps of ``loop`` whose operand ``old`` becomes ``expr`` over
+    ``dims``, dropping operands the maps no longer use: once an outer loop is unrolled,
+    the bounds of a triangular inner loop become constant maps (so it can be unrolled or
+    pipelined in turn)."""
+    parts = []
+    for amap, operands in ((loop.lowerBoundMap.data, list(loop.lowerBoundOperands)),
+                           (loop.upperBoundMap.data, list(loop.upperBoundOperands))):
+        if old not in operands or amap.num_symbols:
+            parts.append((amap, operands))
+            continue
+        new_operands: list[SSAValue] = []
+        for v in operands:
+            for w in (dims if v is old else [v]):
+                if all(w is not u for u in new_operands):
+                    new_operands.append(w)
+
+        def position(v: SSAValue) -> int:
+            return next(k for k, w in enumerate(new_operands) if w is v)
+
+        dims_in_new = [AffineExpr.dimension(position(d)) for d in dims]
+        replacement = [expr.replace_dims_and_symbols(dims_in_new, []) if v is old
+                       else AffineExpr.dimension(position(v)) for v in operands]
+        new_map = amap.replace_dims_and_symbols(replacement, [], len(new_operands), 0)
+        used = new_map.used_dims()
+        new_map = new_map.drop_dims([k not in used for k in range(new_map.num_dims)])
+        parts.append((new_map, [v for k, v in enumerate(new_operands) if k in used]))
+    (lower, lower_operands), (upper, upper_operands) = parts
+    loop.operands = [*lower_operands, *upper_operands, *loop.inits]
+    loop.properties["operandSegmentSizes"] = DenseArrayBase.from_list(
+        i32, [len(lower_operands), len(upper_operands), len(loop.inits)])
+    loop.properties["lowerBoundMap"] = AffineMapAttr(lower)
+    loop.properties["upperBoundMap"] = AffineMapAttr(upper)
+
+
 def replace_induction_variable(iv: SSAValue, expr: AffineExpr, dims: Sequence[SSAValue],
                                before: Operation, location=None) -> None:
     """Replace every use of ``iv`` by ``expr`` over the index values ``dims``: folded into
     the maps of affine loads and stores (when ``expr`` is linear, so that addresses stay
-    plain affine sums), materialised as arith before ``before`` for the other uses, at
-    ``location`` (default: ``before``'s; the passes give the loop's)."""
+    plain affine sums) and into the bound maps of inner ``affine.for`` loops, materialised
+    as arith before ``before`` for the other uses, at ``location`` (default: ``before``'s;
+    the passes give the loop's)."""
     if _is_linear(expr):
         users = {id(u.operation): u.operation for u in iv.uses}.values()
         for user in list(users):
             if (isinstance(user, (affine.LoadOp, affine.StoreOp))
                     and not user.map.data.num_symbols and iv in user.indices):
                 _fold_into_access(user, iv, expr, dims)
+            elif isinstance(user, affine.ForOp) and iv not in user.inits:
+                _fold_into_bounds(user, iv, expr, dims)
     if iv.uses:
         value = materialise(expr, dims, before,
                              before.location if location is None else location)
