@@ -128,10 +128,12 @@ def _task_requests(requests, task: graph.TaskOp, top: func.FuncOp, channels, wor
     callee_params = signature_of(callee).params
     for entry in requests:
         array = entry.data["array"].data
-        if any(ch.channel_name.data == array for ch in channels):
+        channel = next((ch for ch in channels if ch.channel_name.data == array), None)
+        if channel is not None:
             raise FpgaError(f"s.partition({array!r}) with s.dataflow(): '{array}' is a channel "
                             "between tasks (a FIFO or a ping-pong buffer), which is not "
-                            "partitioned; partition the arrays the tasks keep to themselves")
+                            "partitioned; partition the arrays the tasks keep to themselves",
+                            channel.location)
         if array in names:
             for k, v in enumerate(task.args):
                 if v is params[names.index(array)]:

@@ -349,6 +349,16 @@ def _value_name(value: SSAValue, default: str) -> str:
     return value.name_hint or default
 
 
+def _declared_at(value: SSAValue, body: Block):
+    """Where a local is declared: its first use in program order (the front end hoists the
+    alloca itself to the top of the function)."""
+    for top in body.ops:
+        for op in top.walk():
+            if value in op.operands:
+                return op.location
+    return value.owner.location
+
+
 def _seed_name(seg: Segment) -> str:
     """The first call's callee or the first named loop's variable (initialisation nests
     have no name)."""
@@ -378,6 +388,8 @@ def extract_tasks(module: ModuleOp) -> bool:
         return False
     body = top.body.block
     usage = Usage(module)
+    declared = {op.results[0]: _declared_at(op.results[0], body)
+                for op in body.ops if _is_storage(op)}
     initialisations = place_initialisations(body, usage)
     free = _free_ops(body)
     segments = _segments(body, free, initialisations)
@@ -391,12 +403,12 @@ def extract_tasks(module: ModuleOp) -> bool:
             break
         a, b = span
         segments[a:b + 1] = [Segment([op for s in segments[a:b + 1] for op in s.ops])]
-    _build_graph(module, top, segments, free, usage)
+    _build_graph(module, top, segments, free, declared)
     return True
 
 
 def _build_graph(module: ModuleOp, top: func.FuncOp, segments: list[Segment],
-                 free: set[Operation], usage: Usage) -> None:
+                 free: set[Operation], declared: dict) -> None:
     body = top.body.block
     params = list(body.args)
     names: dict[str, int] = {}
@@ -426,6 +438,7 @@ def _build_graph(module: ModuleOp, top: func.FuncOp, segments: list[Segment],
             "consumer": StringAttr(segments[reader].name),
         }
         channel = graph.ChannelOp.create(properties=props, result_types=[value.type])
+        channel.location = declared[value]  # for messages
         new_body.add_op(channel)
         channel.result.name_hint = _value_name(value, "channel")
         top_map[value] = channel.result
