@@ -151,7 +151,9 @@ def _module_for(bench, mode: str, options: BenchOptions) -> tuple[object, str]:
         if bench.directives is None:
             return bench.kernel.module(), "none (no manual set)"
         schedule = vichls.customize(bench.kernel)
-        bench.directives(schedule)
+        # a directive set may import the suite (its budgets) lazily, long after load_suite
+        with _suite_imports(Path(options.suite_dir or default_suite_dir()).resolve()):
+            bench.directives(schedule)
         return schedule.module(), _spelled(schedule)
     from vichls.dse import apply_directives, explore  # checked available by run_bench
 
