@@ -36,8 +36,6 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith, comb, func, hw, memref, scf
 from xdsl.dialects.builtin import (
-    ArrayAttr,
-    DictionaryAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -321,20 +319,8 @@ class StructuralBuilder:
         return op.result
 
     def cell(self, hint: str, primitive: str, params: dict[str, int], ports) -> st.CellOp:
-        name = self.names.fresh(hint)
-        op = st.CellOp.create(
-            properties={
-                "instance_name": StringAttr(name),
-                "primitive": StringAttr(primitive),
-                "params": DictionaryAttr({k: IntegerAttr(v, i32) for k, v in params.items()}),
-                "port_names": ArrayAttr([StringAttr(p) for p, _, _ in ports]),
-                "port_directions": ArrayAttr([StringAttr(d) for _, d, _ in ports]),
-            },
-            result_types=[IntegerType(w) for _, _, w in ports],
-        )
+        op = st.CellOp.instance(self.names.fresh(hint), primitive, params, ports)
         self.emit(op)
-        for r, (p, _, _) in zip(op.results, ports):
-            r.name_hint = f"{name}_{p}"
         return op
 
     def register(self, hint: str, width: int, with_next: bool) -> Register:
