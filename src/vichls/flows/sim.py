@@ -59,6 +59,8 @@ direction "in" (``<name>_dout/_empty_n/_read``) or "out" (``<name>_din/_full_n/_
 
 from __future__ import annotations
 
+import dataclasses
+
 import fcntl
 import hashlib
 import json
@@ -203,10 +205,11 @@ class SimDesign:
         self.banks: list[Bank] = []
         for p in signature.params:
             if p.is_array:
-                part = self.partitions.get(p.name)
-                port = p.name if part is None else f"{p.name}_0"
-                dual = re.search(rf"\b{re.escape(port)}_address1\b", top_text) is not None
-                self.banks += banks_of(p, part, dual)
+                # each bank has a second port only where the schedule needed one
+                self.banks += [
+                    dataclasses.replace(bank, dual=re.search(
+                        rf"\b{re.escape(bank.port)}_address1\b", top_text) is not None)
+                    for bank in banks_of(p, self.partitions.get(p.name), False)]
         # a design that can wait on streams says when it waits, for the deadlock detector
         # an ap_ctrl_chain top: the harness continues it in the done cycle (ap_ctrl_hs use)
         self.has_continue = re.search(r"\binput\s+wire\s+ap_continue\b", top_text) is not None
