@@ -163,13 +163,13 @@ def materialise(e: AffineExpr, dims: Sequence[SSAValue], before: Operation,
     raise AssertionError(f"unsupported affine expression {e}")
 
 
-def _fold_into_access(op: affine.LoadOp | affine.StoreOp, old: SSAValue, expr: AffineExpr,
-                      dims: Sequence[SSAValue]) -> None:
-    """Rewrite ``op``'s map so that its operand ``old`` becomes ``expr`` over ``dims``."""
-    m = op.map.data
-    operands = list(op.indices)
+def _substitute(amap, operands: list[SSAValue], old: SSAValue, expr: AffineExpr,
+                dims: Sequence[SSAValue]):
+    """``amap`` over ``operands`` with operand ``old`` replaced by ``expr`` over ``dims``:
+    the new map and its operands (the replacement's values take the old operand's place,
+    each once)."""
     new_operands: list[SSAValue] = []
-    for v in operands:  # the replacement's values take the old operand's place
+    for v in operands:
         for w in (dims if v is old else [v]):
             if all(w is not u for u in new_operands):
                 new_operands.append(w)
@@ -180,7 +180,13 @@ def _fold_into_access(op: affine.LoadOp | affine.StoreOp, old: SSAValue, expr: A
     dims_in_new = [AffineExpr.dimension(position(d)) for d in dims]
     replacement = [expr.replace_dims_and_symbols(dims_in_new, []) if v is old
                    else AffineExpr.dimension(position(v)) for v in operands]
-    new_map = m.replace_dims_and_symbols(replacement, [], len(new_operands), 0)
+    return amap.replace_dims_and_symbols(replacement, [], len(new_operands), 0), new_operands
+
+
+def _fold_into_access(op: affine.LoadOp | affine.StoreOp, old: SSAValue, expr: AffineExpr,
+                      dims: Sequence[SSAValue]) -> None:
+    """Rewrite ``op``'s map so that its operand ``old`` becomes ``expr`` over ``dims``."""
+    new_map, new_operands = _substitute(op.map.data, list(op.indices), old, expr, dims)
     if isinstance(op, affine.LoadOp):
         new = affine.LoadOp(op.memref, new_operands, AffineMapAttr(new_map), op.result.type)
     else:
@@ -206,19 +212,7 @@ def _fold_into_bounds(loop: affine.ForOp, old: SSAValue, expr: AffineExpr,
         if old not in operands or amap.num_symbols:
             parts.append((amap, operands))
             continue
-        new_operands: list[SSAValue] = []
-        for v in operands:
-            for w in (dims if v is old else [v]):
-                if all(w is not u for u in new_operands):
-                    new_operands.append(w)
-
-        def position(v: SSAValue) -> int:
-            return next(k for k, w in enumerate(new_operands) if w is v)
-
-        dims_in_new = [AffineExpr.dimension(position(d)) for d in dims]
-        replacement = [expr.replace_dims_and_symbols(dims_in_new, []) if v is old
-                       else AffineExpr.dimension(position(v)) for v in operands]
-        new_map = amap.replace_dims_and_symbols(replacement, [], len(new_operands), 0)
+        new_map, new_operands = _substitute(amap, operands, old, expr, dims)
         used = new_map.used_dims()
         new_map = new_map.drop_dims([k not in used for k in range(new_map.num_dims)])
         parts.append((new_map, [v for k, v in enumerate(new_operands) if k in used]))
