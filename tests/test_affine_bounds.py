@@ -1,7 +1,8 @@
 """Loops with affine (triangular) bounds: ``range(i + 1)``, ``range(i, N)``, ``range(2*i, N)``,
 ``range(N - i)`` and zero-trip ranges are ``affine.for`` with bound maps over outer loop
 variables; both lowerings evaluate those maps; the FPGA counters are sized from the
-bounds' ranges; tile, reorder, flatten, unroll and pipeline either apply or refuse clearly.
+bounds' ranges; tile, reorder and flatten (of triangles too: Fourier–Motzkin bounds, stepped
+counters), unroll and pipeline either apply or refuse clearly.
 Checked against the Python call: the CPU back end (fast) and, in one simulator build, the
 RTL (tests/e2e.py)."""
 
@@ -11,7 +12,7 @@ import re
 
 import numpy as np
 import pytest
-from xdsl.dialects import affine, arith, scf
+from xdsl.dialects import affine, arith, memref, scf
 from xdsl.dialects.builtin import IntegerType
 
 import vichls
@@ -20,6 +21,7 @@ from vichls.cpu import compile_cpu
 from vichls.errors import DirectiveError
 from vichls.fpga import compile_fpga
 from vichls.inputs import copy_args
+from vichls.passes.loop_utils import ConstantBounds, constant_bounds
 from vichls.results import differences, results_of
 
 from e2e import Scheduled, assert_outcome, run_batch, schedule_of
@@ -85,6 +87,50 @@ def box_under_triangle(A: int32[N, N], x: int32[N]):
         for j in range(i):
             for k in range(4):
                 x[j] += A[i][k] * A[k][j]
+
+
+@kernel
+def pyramid(A: int32[N, N, N], out: int32[N]) -> int32:
+    acc: int32 = 0
+    for i in range(N):
+        for j in range(i + 1):
+            for k in range(j, i + 1):
+                out[k] += A[i][j][k] + 3 * i - j
+                acc += A[k][j][i] - k
+    return acc
+
+
+@kernel
+def pyramid_in_order(A: int32[N, N, N]) -> int32:
+    acc: int32 = 0          # each step depends on the order of the iterations
+    for i in range(N):
+        for j in range(i + 1):
+            for k in range(j, i + 1):
+                acc = acc * 5 + A[k][j][i] - k
+    return acc
+
+
+@kernel
+def band_below(A: int32[N, N, 4], out: int32[N]):
+    for i in range(N):
+        for j in range(i, N):
+            for k in range(4):
+                out[j] += A[i][j][k] * (k + 1) - i
+
+
+@kernel
+def scale_lower(C: int32[N, N]):
+    for i in range(N):
+        for j in range(i + 1):
+            C[i][j] *= 3
+
+
+@kernel
+def gap_in_the_middle(out: int32[4, 4, 4]):
+    for i in range(4):
+        for j in range(4):
+            for k in range(j - i):      # empty for j <= i: also at the start of i's rows
+                out[i][j][k] += 1
 
 
 @kernel
@@ -204,13 +250,73 @@ def test_reorder_of_a_box_band_under_a_triangle():
     _cpu_agrees(box_under_triangle, m)
 
 
+def _bounds(loop):
+    return (str(loop.lowerBoundMap.data), [v.name_hint for v in loop.lowerBoundOperands],
+            str(loop.upperBoundMap.data), [v.name_hint for v in loop.upperBoundOperands])
+
+
+def test_reorder_of_a_triangle_rewrites_its_bounds():
+    """``for i in 0..6: for j in 0..i`` becomes ``for j in 0..5: for i in j+1..6``: the
+    same iteration space, with no redundant bound left."""
+    m = vichls.customize(box_under_triangle).reorder("j", "i").module()
+    j, i, k = _loops(m)
+    assert [lp.body.block.args[0].name_hint for lp in (j, i, k)] == ["j", "i", "k"]
+    assert _bounds(j) == ("() -> (0)", [], "() -> (5)", [])
+    assert _bounds(i) == ("(d0) -> ((d0 + 1))", ["j"], "() -> (6)", [])
+    _cpu_agrees(box_under_triangle, m)
+
+
+@pytest.mark.parametrize("order", [("i", "k", "j"), ("j", "i", "k"), ("j", "k", "i"),
+                                   ("k", "i", "j"), ("k", "j", "i")])
+def test_every_order_of_a_three_level_triangle(order):
+    m = vichls.customize(pyramid).reorder(*order).module()
+    assert [lp.body.block.args[0].name_hint for lp in _loops(m)] == list(order)
+    _cpu_agrees(pyramid, m)
+
+
+def test_reorder_to_k_j_i_needs_no_max_bound():
+    """i >= max(j, k) with j <= k known from j's own loop: i starts at k."""
+    k, j, i = _loops(vichls.customize(pyramid).reorder("k", "j", "i").module())
+    assert _bounds(j) == ("() -> (0)", [], "(d0) -> ((d0 + 1))", ["k"])
+    assert _bounds(i) == ("(d0) -> (d0)", ["k"], "() -> (6)", [])
+
+
+def test_flatten_of_a_triangle_steps_counters():
+    m = vichls.customize(box_under_triangle).flatten("i", "j").module()
+    loops = _loops(m)
+    assert len(loops) == 2 and constant_bounds(loops[0]) == ConstantBounds(0, 15, 1)
+    registers = [op for op in m.walk() if isinstance(op, memref.AllocaOp)]
+    assert sorted(r.results[0].name_hint for r in registers) == ["i", "j"]
+    assert all(r.results[0].type.element_type == IntegerType(4) for r in registers)
+    _cpu_agrees(box_under_triangle, m)
+
+
+@pytest.mark.parametrize("names", [("i", "j"), ("i", "j", "k"), ("j", "k")])
+def test_flatten_of_triangles_and_of_a_band_under_one(names):
+    k = band_below if names == ("j", "k") else pyramid_in_order
+    m = vichls.customize(k).flatten(*names).module()
+    assert len(_loops(m)) == 4 - len(names)
+    if names == ("j", "k"):  # only its outer loop varies: t < (N - i) * 4, no counters
+        assert not [op for op in m.walk() if isinstance(op, memref.AllocaOp)]
+        assert str(_loops(m)[1].upperBoundMap.data) == "(d0) -> (((d0 * -4) + 24))"
+    _cpu_agrees(k, m)
+
+
+def test_a_flattened_triangle_pipelines_at_ii_1():
+    """``C[i, j] *= 3`` over the flattened triangle: the counters (i, j) differ in every
+    iteration, so reading and writing C[i, j] is no recurrence."""
+    s = vichls.customize(scale_lower).flatten("i", "j").pipeline("i")
+    loop, = compile_fpga(s.module()).report["loops"]
+    assert (loop["name"], loop["trip_count"], loop["ii"]) == ("i_j", 21, 1), loop
+
+
 @pytest.mark.parametrize("build, why", [
     (lambda: vichls.customize(syrk_like).reorder("j", "k"),
      None),  # (j depends on i outside the band: a box band, legal; checked below)
-    (lambda: vichls.customize(box_under_triangle).reorder("j", "i"),
-     r"depend on loop 'i' of the band \(a triangular nest\)"),
-    (lambda: vichls.customize(box_under_triangle).flatten("i", "j"),
-     "does not have constant bounds"),
+    (lambda: vichls.customize(pyramid).flatten("j", "k"),
+     "the bounds of loop 'j' use 'i' from outside the band"),
+    (lambda: vichls.customize(gap_in_the_middle).flatten("i", "j", "k"),
+     "loop 'k' runs no iterations for some values of the loops around it, in the middle"),
     (lambda: vichls.customize(trmm_like).unroll("k", factor=2),
      "bounds are not constants"),
     (lambda: vichls.customize(trmm_like).pipeline("j"),
@@ -253,6 +359,15 @@ RTL_CASES = {
     "shapes": (shapes, [("tile", "j", 4)]),
     "downward_pipelined": (downward_outer, [("pipeline", "k")]),
     "box_reordered": (box_under_triangle, [("reorder", "k", "j"), ("pipeline", "j")]),
+    "triangle_reordered": (box_under_triangle, [("reorder", "j", "i"), ("pipeline", "k")]),
+    "pyramid_reordered": (pyramid, [("reorder", "k", "j", "i"), ("pipeline", "i")]),
+    "triangle_flattened": (box_under_triangle, [("flatten", "i", "j"), ("pipeline", "k")]),
+    "scale_lower_flattened": (scale_lower, [("flatten", "i", "j"), ("pipeline", "i")]),
+    "pyramid_flattened": (pyramid_in_order, [("flatten", "i", "j", "k"), ("pipeline", "i")]),
+    "band_below_flattened": (band_below, [("flatten", "j", "k"), ("pipeline", "j")]),
+    # k outside j leaves no empty range but the last i's: then it flattens
+    "gap_reordered_flattened": (gap_in_the_middle, [("reorder", "i", "k", "j"),
+                                                    ("flatten", "i", "k", "j")]),
 }
 
 

@@ -102,6 +102,9 @@ class _ForLoop:
     inner: bool = True  # no loop nested inside it
     band: tuple[str, ...] | None = None  # the perfect band it heads (outermost first)
     band_unused: tuple[str, ...] = ()  # band loops no array index uses: keep their order
+    # per band loop, the band loop its bounds use (a triangle), else None
+    band_uses: tuple[int | None, ...] = ()
+    triangular: bool = False  # bounds over an outer loop's variable: only pipeline applies
 
     @property
     def directable(self) -> bool:
@@ -447,12 +450,24 @@ class _Generator:
         # the other loops only repeat the update
         dim_of = list(range(len(shape)))
         self.rng.shuffle(dim_of)
-        trips = []
+        trips, headers, uses = [], [], []
         for k in range(depth):
             limit = shape[dim_of[k]] if k < len(shape) else 3
             # (work is 0 inside a loop that never runs: an empty triangular range)
             room = MAX_LOOP_WORK // (max(1, s.work) * _product(trips) * 2 ** (depth - k - 1))
             trips.append(self.rng.randint(1, max(1, min(limit, room))))
+            headers.append(f"range({trips[-1]})")
+            uses.append(None)
+            # a triangle over an outer loop of the band, never empty (so that flatten's
+            # counters apply): range(o + 1) or range(o, t) with t above every o
+            m = self.rng.randrange(k) if k else None
+            if m is not None and trips[m] <= limit and self.rng.random() < 0.35:
+                if self.rng.random() < 0.5:
+                    trips[-1], headers[-1] = trips[m], f"range({names[m]} + 1)"
+                else:
+                    trips[-1] = self.rng.randint(trips[m], limit)
+                    headers[-1] = f"range({names[m]}, {trips[-1]})"
+                uses[-1] = m
         if s.work * _product(trips) > MAX_LOOP_WORK:
             return self.filler(s, indent)
         loop_of_dim = {d: k for k, d in enumerate(dim_of)}
@@ -462,8 +477,10 @@ class _Generator:
         for n, t in zip(names, trips):
             body.loops.append(_LoopVar(n, 0, t))
         outer_loops = []
-        for n, t in zip(names, trips):
-            loop = self.record_loop(body, n, t)
+        for n, t, m in zip(names, trips, uses):
+            loop = self.record_loop(body, n, t if m is None else None)
+            if loop is not None:
+                loop.triangular = m is not None
             outer_loops.append(loop)
             body.enclosing.append(loop)
         readable = body.child()
@@ -472,8 +489,8 @@ class _Generator:
         # a conditional expression that loads becomes an scf.if writing a temporary, which
         # reorder must refuse: the band's expressions have none
         self.straight = True
-        lines = [f"{pad}{'    ' * k}for {n} in range({t}):" for k, (n, t) in
-                 enumerate(zip(names, trips))]
+        lines = [f"{pad}{'    ' * k}for {n} in {h}:" for k, (n, h) in
+                 enumerate(zip(names, headers))]
         inner_pad = pad + "    " * depth
         for t in targets:
             index = ", ".join(names[loop_of_dim[d]] for d in range(len(shape)))
@@ -493,6 +510,7 @@ class _Generator:
         if outer_loops[0] is not None:
             outer_loops[0].band = tuple(names)
             outer_loops[0].band_unused = tuple(names[len(shape):])
+            outer_loops[0].band_uses = tuple(uses)
         return lines
 
     def while_statement(self, s: _Scope, indent: int) -> list[str]:
@@ -625,12 +643,14 @@ def build_program(seed: int, directives=None) -> GeneratedProgram:
 def _draw_schedule(g: _Generator, param_arrays: dict[str, ArrayType]) -> list[str]:
     """1 to 4 directives of the allowed kinds, valid by construction: loop directives only
     on counted loops with constant bounds and no exits of their own (affine.for in the IR),
-    reorder and flatten only on the perfect bands of ``band_statement``, no loop directed
+    reorder and flatten only on the perfect bands of ``band_statement`` (triangular ones
+    too; flatten only on a sub-band it can count), pipeline also on a triangular innermost
+    loop, no loop directed
     twice (but a tile's new loops may be unrolled), partitions within the array's shape
     (complete ones on local arrays only)."""
     rng = g.rng
     loops = [lp for lp in g.top_loops if lp.directable]
-    by_name = {lp.name: lp for lp in loops}
+    by_name = {lp.name: lp for lp in g.top_loops if lp.directable or lp.triangular}
     used: set[str] = set()
     partitioned: set[str] = set()
     calls: list[str] = []
@@ -673,12 +693,23 @@ def _draw_schedule(g: _Generator, param_arrays: dict[str, ArrayType]) -> list[st
                 used.update(band)
                 calls.append(f"reorder({', '.join(map(repr, order))})")
             else:
-                lo = rng.randrange(len(band) - 1)
-                hi = rng.randint(lo + 2, len(band))
+                # a sub-band whose bounds use only its own loops, or whose loops below the
+                # first have constant bounds (the first may then use an outer loop)
+                uses = head.band_uses or (None,) * len(band)
+                spans = [(lo, hi) for lo in range(len(band) - 1)
+                         for hi in range(lo + 2, len(band) + 1)
+                         if all(uses[k] is None for k in range(lo + 1, hi))
+                         or (uses[lo] is None and all(
+                             uses[k] is None or uses[k] >= lo for k in range(lo + 1, hi)))]
+                if not spans:
+                    continue
+                lo, hi = rng.choice(spans)
                 used.update(band[lo:hi])
                 calls.append(f"flatten({', '.join(map(repr, band[lo:hi]))})")
         elif kind == "pipeline":
-            inner = [lp for lp in free if lp.inner]
+            inner = [lp for lp in free + [lp for lp in g.top_loops if lp.triangular
+                                          and not lp.exits and lp.name not in used]
+                     if lp.inner]
             if inner:
                 lp = rng.choice(inner)
                 used.add(lp.name)

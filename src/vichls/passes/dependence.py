@@ -28,6 +28,10 @@ iteration ``n`` and ``b`` in iteration ``n + d``:
 
 A 0-d memref (a scalar in a register) has one element: every pair is ``ANY``.
 
+Indices that are all the counters of a flattened triangular band
+(passes/loop_flatten_counters.py: loads of the 0-d memrefs tagged like the loop) differ in
+every iteration of that loop, like an induction variable.
+
 Assumes the IR after lower-affine (indices are ``index`` values computed by arith), a
 constant step, and that index arithmetic does not overflow (indices stay within array
 bounds, which are far below 2^31).
@@ -41,6 +45,13 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.ir import Block, Operation, SSAValue
 
 ANY = "any"
+FLAT_COUNTERS = "vichls.flat_counters"  # (passes/loop_flatten_counters.py)
+
+
+def _function_entry(op: Operation) -> Block:
+    while op.parent_op() is not None and not op.parent_op().name == "func.func":
+        op = op.parent_op()
+    return op.parent_op().body.blocks[0]
 
 
 @dataclass(frozen=True)
@@ -176,6 +187,8 @@ class LoopDependences:
             form = self.analysis.index(v)
             if form is not None and form.coeff != 0:
                 return True
+        if self._all_flat_counters(indices):
+            return True
         split: dict = {}
         for v in indices:
             owner = v.owner
@@ -200,6 +213,23 @@ class LoopDependences:
                     if form is not None and form.coeff != 0:
                         return True
         return False
+
+    def _all_flat_counters(self, indices) -> bool:
+        group = self.analysis.loop.attributes.get(FLAT_COUNTERS)
+        if group is None:
+            return False
+        block = self.analysis.loop.body.block
+        counters = {op.results[0] for op in _function_entry(self.analysis.loop).ops
+                    if isinstance(op, memref.AllocaOp) and op.attributes.get(FLAT_COUNTERS) == group}
+        seen = set()
+        for v in indices:
+            if isinstance(v.owner, arith.IndexCastOp):
+                v = v.owner.input
+            load = v.owner
+            if (isinstance(load, memref.LoadOp) and load.parent_block() is block
+                    and load.memref in counters):
+                seen.add(load.memref)
+        return bool(counters) and seen == counters
 
     def distance(self, a: Operation, b: Operation):
         assert isinstance(a, (memref.LoadOp, memref.StoreOp))

@@ -18,9 +18,21 @@ variables, and their relative order is decided by the unused ones, whose order i
 Reads of memrefs the band does not write are free. A memref whose only accesses are one
 read-modify-write of one element with a commutative, associative wrapping operation
 (``+= *= &= |= ^=``) may be updated in any order: integer reductions reorder freely. Calls
-are refused (unknown effects). A band whose loop bounds use another band loop's variable
-(a triangular nest) is refused: its iteration space is not a box, so exchanging the
-headers would change it (the bound transformation that would keep it is not done).
+are refused (unknown effects). The argument holds for any iteration space, box or not.
+
+Triangular bands (a loop's bounds use another band loop's variable): the iteration space is
+not a box, so the headers cannot just be exchanged. The permutation is done as a sequence of
+exchanges of adjacent loops; an exchange where the inner loop's bounds use the outer loop's
+variable ``p`` rewrites both loops' bounds by Fourier–Motzkin elimination. Every bound is a
+constraint ``a*p + b*q + rest >= 0``; the new inner loop ``p`` keeps every constraint that
+mentions ``p`` (its bounds are the max of the lower and the min of the upper ones, with a
+ceiling or floor division when ``|a| > 1``), and the new outer loop ``q`` gets the
+constraints without ``p`` plus one per pair of a lower and an upper bound of ``p``. The
+pairs imply nothing new, so the iteration space is exactly the same set; when the
+coefficients are not all ±1 the outer range may hold values for which ``p`` runs no
+iterations, which is harmless. Redundant bounds (a constant one dominated by another over
+the known ranges of the variables) are dropped. Exchanges of this kind need both steps to be
+1 and ``p`` to appear linearly in the inner bounds; otherwise the pass refuses.
 
 Assumes: the loop-level IR of docs/ir.md.
 """
@@ -32,8 +44,9 @@ from typing import Sequence
 from xdsl.dialects import affine, arith, func, memref
 from xdsl.ir import Operation, SSAValue
 
-from vichls.passes.loop_utils import LoopTransformError, defined_inside
-from vichls.passes.loop_utils import loop_display_name, sink_pure_ops
+from vichls.passes import linear_bounds as lb
+from vichls.passes.loop_utils import LoopTransformError, constant_bounds, defined_inside
+from vichls.passes.loop_utils import loop_display_name, set_bounds, sink_pure_ops
 
 
 def _accessed_memref(op: Operation) -> tuple[SSAValue, bool] | None:
@@ -127,19 +140,30 @@ def reorder_band(band: Sequence[affine.ForOp], order: Sequence[int]) -> list[aff
     for loop in band:
         if not isinstance(loop, affine.ForOp) or loop.results:
             raise LoopTransformError(f"loop '{loop_display_name(loop)}' is not an affine.for")
-        for other in band:
-            if any(defined_inside(v, other) for v in loop.operands):
-                raise LoopTransformError(
-                    f"the bounds of loop '{loop_display_name(loop)}' depend on loop "
-                    f"'{loop_display_name(other)}' of the band (a triangular nest): "
-                    "reordering would change the iteration space")
     if list(order) == list(range(len(band))):
         return list(band)
     _check_legal(band, order)
     sink_pure_ops(list(band))
-    # Swap headers in place: the ops stay, their bounds (maps and operands, all defined
-    # outside the band), steps, attributes and induction variables move. Fresh block
-    # arguments avoid aliasing during the exchange.
+    triangular = any(defined_inside(v, other) for loop in band for other in band
+                     for v in loop.operands)
+    if not triangular:
+        _permute_headers(band, order)
+        return list(band)
+    # one adjacent exchange at a time, bringing each loop of the new order into place
+    current = list(range(len(band)))
+    for position, wanted in enumerate(order):
+        k = current.index(wanted)
+        while k > position:
+            _exchange(band[k - 1], band[k])
+            current[k - 1], current[k] = current[k], current[k - 1]
+            k -= 1
+    return list(band)
+
+
+def _permute_headers(band: Sequence[affine.ForOp], order: Sequence[int]) -> None:
+    """Swap headers in place: the ops stay, their bounds (maps and operands, all defined
+    outside the band), steps, attributes and induction variables move. Fresh block
+    arguments avoid aliasing during the exchange."""
     headers = [(dict(loop.properties), dict(loop.attributes), loop.body.block.args[0],
                 list(loop.operands)) for loop in band]
     new_ivs = []
@@ -161,4 +185,159 @@ def reorder_band(band: Sequence[affine.ForOp], order: Sequence[int]) -> list[aff
     locations = [band[src].location for src in order]
     for loop, loc in zip(band, locations):
         loop.location = loc
-    return list(band)
+
+
+def _exchange(outer: affine.ForOp, inner: affine.ForOp) -> None:
+    """Exchange two adjacent loops of a perfect band; the inner one's bounds may use the
+    outer one's variable (see the module doc)."""
+    p, q = outer.body.block.args[0], inner.body.block.args[0]
+    if p not in list(inner.operands):
+        _permute_headers([outer, inner], [1, 0])
+        return
+    names = loop_display_name(outer), loop_display_name(inner)
+    if outer.step.value.data != 1 or inner.step.value.data != 1:
+        raise LoopTransformError(
+            f"loops '{names[0]}' and '{names[1]}' form a triangle and one of them has a step "
+            "other than 1: their bounds cannot be exchanged")
+    space = lb.Space()
+    P, Q = space.dim(p), space.dim(q)
+    constraints = _constraints(outer, space) + _constraints(inner, space)  # each one >= 0
+    facts = []  # what the loops around the pair guarantee
+    around = outer.parent_op()
+    while isinstance(around, affine.ForOp):
+        facts += _constraints(around, space, strict=False)
+        around = around.parent_op()
+    for c in constraints:
+        if lb.in_atom(c, P):
+            raise LoopTransformError(
+                f"the bounds of loop '{names[1]}' are not linear in '{names[0]}': the "
+                "exchange cannot rewrite them")
+    with_p = [c for c in constraints if c.get(P)]
+    without_p = [c for c in constraints if not c.get(P)]
+    lows_p = [c for c in with_p if c[P] > 0]
+    highs_p = [c for c in with_p if c[P] < 0]
+    eliminated = without_p + [lb.combine(a, -b[P], b, a[P]) for a in lows_p for b in highs_p]
+    q_lower, q_upper = _bounds_on(Q, eliminated)
+    if not q_lower or not q_upper:
+        raise LoopTransformError(f"loop '{names[1]}' would have no bound once outermost")
+    ranges = _known_ranges(space, P, Q)
+    q_lower, q_upper = (_prune(q_lower, True, ranges, facts),
+                        _prune(q_upper, False, ranges, facts))
+    low = [lb.constant(f) for f in q_lower]
+    high = [lb.constant(f) for f in q_upper]
+    if None not in low and None not in high:
+        ranges[Q] = (max(low), min(high) - 1)
+    p_lower, p_upper = _bounds_on(P, with_p)
+    facts += eliminated
+    p_lower, p_upper = (_prune(p_lower, True, ranges, facts),
+                        _prune(p_upper, False, ranges, facts))
+    outer_maps = lb.to_map(q_lower, space), lb.to_map(q_upper, space)
+    inner_maps = lb.to_map(p_lower, space), lb.to_map(p_upper, space)
+    _permute_headers([outer, inner], [1, 0])
+    new_q, new_p = outer.body.block.args[0], inner.body.block.args[0]
+
+    def renamed(operands):
+        return [new_q if v is q else new_p if v is p else v for v in operands]
+
+    for loop, ((lower, lower_ops), (upper, upper_ops)) in ((outer, outer_maps),
+                                                           (inner, inner_maps)):
+        set_bounds(loop, lower, renamed(lower_ops), upper, renamed(upper_ops))
+
+
+def _constraints(loop: affine.ForOp, space: lb.Space, strict: bool = True) -> list[lb.Form]:
+    """The loop's bounds as forms that are >= 0: ``iv - lower`` and ``upper - 1 - iv``.
+    Bounds with symbols are refused (``strict``) or skipped."""
+    position = space.dim(loop.body.block.args[0])
+    found = []
+    for amap, operands, is_lower in (
+            (loop.lowerBoundMap.data, loop.lowerBoundOperands, True),
+            (loop.upperBoundMap.data, loop.upperBoundOperands, False)):
+        if amap.num_symbols:
+            if not strict:
+                continue
+            raise LoopTransformError(f"the bounds of loop '{loop_display_name(loop)}' "
+                                     "use symbols, which the exchange does not read")
+        for expr in amap.results:
+            f = lb.form_of(expr, list(operands), space)
+            if is_lower:
+                found.append(lb.combine({position: 1}, 1, f, -1))
+            else:
+                found.append(lb.combine(f, 1, {position: 1, None: 1}, -1))
+    return found
+
+
+def _bounds_on(position: int, constraints: list[lb.Form]) -> tuple[list, list]:
+    """The lower bounds (inclusive) and upper bounds (exclusive) the constraints put on the
+    value at ``position``: ``a*x + rest >= 0`` is ``x >= ceil(-rest / a)`` for ``a > 0`` and
+    ``x < floor(rest / -a) + 1`` for ``a < 0``."""
+    lower, upper = [], []
+    for c in constraints:
+        a = c.get(position, 0)
+        rest = {k: v for k, v in c.items() if k != position}
+        if a > 0:
+            lower.append(lb.divide(lb.scale(rest, -1), a, ceil=True))
+        elif a < 0:
+            upper.append(lb.combine(lb.divide(rest, -a, ceil=False), 1, {None: 1}, 1))
+    return lower, upper
+
+
+def _known_ranges(space: lb.Space, *skip: int) -> dict[int, tuple[int, int]]:
+    """The value ranges of the space's values that are counters of loops with constant
+    bounds (the loops around the band)."""
+    ranges = {}
+    for k, v in enumerate(space.values):
+        owner = v.owner
+        loop = owner.parent_op() if hasattr(owner, "parent_op") else None
+        if k in skip or not isinstance(loop, affine.ForOp) or v is not loop.body.block.args[0]:
+            continue
+        bounds = constant_bounds(loop)
+        if bounds is not None and bounds.trip_count:
+            ranges[k] = (bounds.lower, bounds.lower + (bounds.trip_count - 1) * bounds.step)
+    return ranges
+
+
+def _minimum(f: lb.Form, ranges: dict) -> int | None:
+    """The least value of ``f`` over the known ranges, None when it depends on others."""
+    total = f.get(None, 0)
+    for k, c in f.items():
+        if k is None:
+            continue
+        if k not in ranges:
+            return None
+        total += c * (ranges[k][0] if c > 0 else ranges[k][1])
+    return total
+
+
+def _never_negative(f: lb.Form, ranges: dict, facts: list[lb.Form]) -> bool:
+    """Whether ``f >= 0`` always: over the known ranges, or as a fact plus something that
+    is never negative over them."""
+    for rest in [f] + [lb.combine(f, 1, fact, -1) for fact in facts]:
+        least = _minimum(rest, ranges)
+        if least is not None and least >= 0:
+            return True
+    return False
+
+
+def _prune(forms: list[lb.Form], lower: bool, ranges: dict,
+           facts: list[lb.Form]) -> list[lb.Form]:
+    """Drop duplicate bounds and bounds another one always dominates (a lower bound never
+    above another, an upper bound never below another)."""
+    kept: list[lb.Form] = []
+    for f in forms:
+        if f not in kept:
+            kept.append(f)
+    changed = True
+    while changed:
+        changed = False
+        for f in kept:
+            for g in kept:
+                if g is f:
+                    continue
+                gap = lb.combine(g, 1, f, -1) if lower else lb.combine(f, 1, g, -1)
+                if _never_negative(gap, ranges, facts):
+                    kept.remove(f)
+                    changed = True
+                    break
+            if changed:
+                break
+    return kept

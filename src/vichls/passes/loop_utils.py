@@ -117,11 +117,11 @@ def body_ops(loop: affine.ForOp) -> list[Operation]:
 
 # -- replacing an induction variable --------------------------------------------------------------
 
-def _is_linear(e: AffineExpr) -> bool:
+def is_linear(e: AffineExpr) -> bool:
     if isinstance(e, AffineBinaryOpExpr):
         if e.kind not in (AffineBinaryOpKind.Add, AffineBinaryOpKind.Mul):
             return False
-        return _is_linear(e.lhs) and _is_linear(e.rhs)
+        return is_linear(e.lhs) and is_linear(e.rhs)
     return True
 
 
@@ -217,6 +217,12 @@ def _fold_into_bounds(loop: affine.ForOp, old: SSAValue, expr: AffineExpr,
         new_map = new_map.drop_dims([k not in used for k in range(new_map.num_dims)])
         parts.append((new_map, [v for k, v in enumerate(new_operands) if k in used]))
     (lower, lower_operands), (upper, upper_operands) = parts
+    set_bounds(loop, lower, lower_operands, upper, upper_operands)
+
+
+def set_bounds(loop: affine.ForOp, lower: AffineMap, lower_operands: Sequence[SSAValue],
+               upper: AffineMap, upper_operands: Sequence[SSAValue]) -> None:
+    """Give ``loop`` these bound maps over these operands."""
     loop.operands = [*lower_operands, *upper_operands, *loop.inits]
     loop.properties["operandSegmentSizes"] = DenseArrayBase.from_list(
         i32, [len(lower_operands), len(upper_operands), len(loop.inits)])
@@ -231,7 +237,7 @@ def replace_induction_variable(iv: SSAValue, expr: AffineExpr, dims: Sequence[SS
     plain affine sums) and into the bound maps of inner ``affine.for`` loops, materialised
     as arith before ``before`` for the other uses, at ``location`` (default: ``before``'s;
     the passes give the loop's)."""
-    if _is_linear(expr):
+    if is_linear(expr):
         users = {id(u.operation): u.operation for u in iv.uses}.values()
         for user in list(users):
             if (isinstance(user, (affine.LoadOp, affine.StoreOp))
