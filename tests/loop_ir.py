@@ -58,6 +58,16 @@ def bounded(a: int32[8], n: int32):
         a[i] = i
 
 
+@kernel
+def lower_triangle(a: int32[6, 6]) -> int32:
+    s: int32 = 0
+    for i in range(6):
+        for j in range(i):       # no iterations at i = 0
+            s = s * 3 + a[i, j]
+            a[j, i] += s
+    return s
+
+
 def affine_loops(module) -> list[affine.ForOp]:
     return [op for op in module.walk() if isinstance(op, affine.ForOp)]
 

@@ -1,13 +1,17 @@
 """IR-level tests of passes/loop_reorder: permuted headers over an unchanged body, pure ops
-sunk, and the refusals that keep results bit-exact."""
+sunk, the refusals that keep results bit-exact, and the bounds of reordered triangles
+(with the linear forms of passes/linear_bounds)."""
 
 from __future__ import annotations
 
 import pytest
+from xdsl.ir.affine import AffineExpr
 
 from loop_ir import affine_loops, assert_cpu_agrees, horner, matmul, shift_left, strided
+from vichls import int32, kernel
+from vichls.passes import linear_bounds
 from vichls.passes.loop_reorder import reorder_band
-from vichls.passes.loop_utils import LoopTransformError, constant_bounds
+from vichls.passes.loop_utils import ConstantBounds, LoopTransformError, constant_bounds
 
 
 def _uppers(module):
@@ -56,3 +60,30 @@ def test_identity_order_changes_nothing_and_bad_orders_are_refused():
     assert str(m) == text
     with pytest.raises(LoopTransformError, match="permutation"):
         reorder_band(affine_loops(m), [0, 0, 1])
+
+
+@kernel
+def upper_triangle(a: int32[5, 8], b: int32[8]):
+    for i in range(5):
+        for j in range(2 * i, 8):       # a coefficient of 2: a floordiv bound once reordered
+            b[j] += a[i, j] * (i + 1)
+
+
+def test_a_triangle_with_a_coefficient_of_two():
+    """``j >= 2i`` gives ``i <= j floordiv 2`` once j is outside: every (i, j) once."""
+    m = upper_triangle.module()
+    reorder_band(affine_loops(m), [1, 0])
+    j, i = affine_loops(m)
+    assert constant_bounds(j) == ConstantBounds(0, 8, 1)
+    assert str(i.upperBoundMap.data) == "(d0) -> (((d0 floordiv 2) + 1))"
+    assert_cpu_agrees(upper_triangle, m)
+
+
+def test_linear_forms_cancel_exactly():
+    space = linear_bounds.Space()
+    m = upper_triangle.module()
+    i, j = (loop.body.block.args[0] for loop in affine_loops(m))
+    f = linear_bounds.form_of(AffineExpr.dimension(0) * 2 + 3, [i], space)
+    g = linear_bounds.combine(f, 1, {space.dim(i): 2, space.dim(j): -1}, -1)
+    assert g == {None: 3, space.dim(j): 1}
+    assert linear_bounds.divide({None: 4, 0: 2}, 2, ceil=True) == {None: 2, 0: 1}

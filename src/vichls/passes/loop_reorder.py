@@ -43,6 +43,8 @@ from typing import Sequence
 
 from xdsl.dialects import affine, arith, func, memref
 from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr
+from xdsl.ir.affine import AffineDimExpr, AffineExpr
 
 from vichls.passes import linear_bounds as lb
 from vichls.passes.loop_utils import LoopTransformError, constant_bounds, defined_inside
@@ -296,15 +298,44 @@ def _known_ranges(space: lb.Space, *skip: int) -> dict[int, tuple[int, int]]:
     return ranges
 
 
+def _interval(e: AffineExpr, ranges: dict) -> tuple[int, int] | None:
+    """The values an atom takes over the known ranges (interval arithmetic; divisions by a
+    positive constant are monotonic), None when it uses another value."""
+    if isinstance(e, AffineConstantExpr):
+        return e.value, e.value
+    if isinstance(e, AffineDimExpr):
+        return ranges.get(e.position)
+    if not isinstance(e, AffineBinaryOpExpr):
+        return None
+    a = _interval(e.lhs, ranges)
+    b = _interval(e.rhs, ranges)
+    if a is None or b is None:
+        return None
+    if e.kind == AffineBinaryOpKind.Add:
+        return a[0] + b[0], a[1] + b[1]
+    if e.kind == AffineBinaryOpKind.Mul:
+        corners = [x * y for x in a for y in b]
+        return min(corners), max(corners)
+    if b[0] != b[1] or b[0] <= 0:
+        return None
+    d = b[0]
+    if e.kind == AffineBinaryOpKind.FloorDiv:
+        return a[0] // d, a[1] // d
+    if e.kind == AffineBinaryOpKind.CeilDiv:
+        return -(-a[0] // d), -(-a[1] // d)
+    return 0, d - 1  # mod
+
+
 def _minimum(f: lb.Form, ranges: dict) -> int | None:
     """The least value of ``f`` over the known ranges, None when it depends on others."""
     total = f.get(None, 0)
     for k, c in f.items():
         if k is None:
             continue
-        if k not in ranges:
+        span = _interval(k, ranges) if isinstance(k, AffineExpr) else ranges.get(k)
+        if span is None:
             return None
-        total += c * (ranges[k][0] if c > 0 else ranges[k][1])
+        total += c * (span[0] if c > 0 else span[1])
     return total
 
 
