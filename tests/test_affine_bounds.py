@@ -302,6 +302,20 @@ def test_flatten_of_triangles_and_of_a_band_under_one(names):
     _cpu_agrees(k, m)
 
 
+@pytest.mark.parametrize("factor", [2, 3, 4])
+def test_unroll_of_a_triangular_loop_by_a_factor_leaves_a_remainder_loop(factor):
+    m = vichls.customize(trmm_like).unroll("k", factor=factor).module()
+    i, j, main, rest = _loops(m)
+    assert main.step.value.data == factor and rest.step.value.data == 1
+    assert [op.name for op in main.body.block.ops].count("affine.store") == factor
+    _cpu_agrees(trmm_like, m)
+
+
+def test_unroll_of_a_tiled_triangle_with_a_min_bound():
+    m = vichls.customize(syrk_like).tile("j", 4).unroll("j.inner", factor=2).module()
+    _cpu_agrees(syrk_like, m)
+
+
 def test_a_flattened_triangle_pipelines_at_ii_1():
     """``C[i, j] *= 3`` over the flattened triangle: the counters (i, j) differ in every
     iteration, so reading and writing C[i, j] is no recurrence."""
@@ -317,8 +331,8 @@ def test_a_flattened_triangle_pipelines_at_ii_1():
      "the bounds of loop 'j' use 'i' from outside the band"),
     (lambda: vichls.customize(gap_in_the_middle).flatten("i", "j", "k"),
      "loop 'k' runs no iterations for some values of the loops around it, in the middle"),
-    (lambda: vichls.customize(trmm_like).unroll("k", factor=2),
-     "bounds are not constants"),
+    (lambda: vichls.customize(trmm_like).unroll("k"),
+     "a full unroll would need a trip count it does not have; unroll it by a factor"),
     (lambda: vichls.customize(trmm_like).pipeline("j"),
      "inner loop 'k' has bounds that are not constants"),
 ])
@@ -362,6 +376,8 @@ RTL_CASES = {
     "triangle_reordered": (box_under_triangle, [("reorder", "j", "i"), ("pipeline", "k")]),
     "pyramid_reordered": (pyramid, [("reorder", "k", "j", "i"), ("pipeline", "i")]),
     "triangle_flattened": (box_under_triangle, [("flatten", "i", "j"), ("pipeline", "k")]),
+    "trmm_unrolled_pipelined": (trmm_like, [("unroll", "k", {"factor": 3}), ("pipeline", "k")]),
+    "syrk_tiled_unrolled": (syrk_like, [("tile", "j", 4), ("unroll", "j.inner", {"factor": 2})]),
     "scale_lower_flattened": (scale_lower, [("flatten", "i", "j"), ("pipeline", "i")]),
     "pyramid_flattened": (pyramid_in_order, [("flatten", "i", "j", "k"), ("pipeline", "i")]),
     "band_below_flattened": (band_below, [("flatten", "j", "k"), ("pipeline", "j")]),

@@ -113,8 +113,10 @@ class _Applier:
                             "earlier directives may have unrolled or renamed it)")
         for op in found:
             if isinstance(op, scf.ForOp) and not any_bounds:
-                raise self.fail(f"loop '{name}' is not an affine.for with constant bounds "
-                                "(its bounds are not constants)")
+                raise self.fail(f"loop '{name}' has bounds that are not affine in the loops "
+                                "around it (they use a parameter, a loaded value or a "
+                                "division, or it counts down), so it is a plain counted "
+                                "loop: only pipeline applies to it")
         return found
 
     def band(self, names: tuple[str, ...], *, in_order: bool) -> list[list[affine.ForOp]]:

@@ -644,8 +644,8 @@ def _draw_schedule(g: _Generator, param_arrays: dict[str, ArrayType]) -> list[st
     """1 to 4 directives of the allowed kinds, valid by construction: loop directives only
     on counted loops with constant bounds and no exits of their own (affine.for in the IR),
     reorder and flatten only on the perfect bands of ``band_statement`` (triangular ones
-    too; flatten only on a sub-band it can count), pipeline also on a triangular innermost
-    loop, no loop directed
+    too; flatten only on a sub-band it can count), pipeline and unroll by a factor also on
+    a triangular loop, no loop directed
     twice (but a tile's new loops may be unrolled), partitions within the array's shape
     (complete ones on local arrays only)."""
     rng = g.rng
@@ -661,10 +661,14 @@ def _draw_schedule(g: _Generator, param_arrays: dict[str, ArrayType]) -> list[st
             break
         kind = rng.choice(kinds)
         free = [lp for lp in loops if lp.name not in used]
-        if kind == "unroll" and free:
-            lp = rng.choice(free)
+        triangles = [lp for lp in g.top_loops if lp.triangular and not lp.exits
+                     and lp.name not in used]
+        if kind == "unroll" and free + triangles:
+            lp = rng.choice(free + triangles)
             used.add(lp.name)
-            factor = None if rng.random() < 0.4 else rng.randint(2, 4)
+            # (a triangular loop has no constant trip count: by a factor only)
+            factor = (None if rng.random() < 0.4 and not lp.triangular
+                      else rng.randint(2, 4))
             calls.append(f"unroll({lp.name!r})" if factor is None
                          else f"unroll({lp.name!r}, factor={factor})")
         elif kind == "tile" and free:
@@ -707,9 +711,7 @@ def _draw_schedule(g: _Generator, param_arrays: dict[str, ArrayType]) -> list[st
                 used.update(band[lo:hi])
                 calls.append(f"flatten({', '.join(map(repr, band[lo:hi]))})")
         elif kind == "pipeline":
-            inner = [lp for lp in free + [lp for lp in g.top_loops if lp.triangular
-                                          and not lp.exits and lp.name not in used]
-                     if lp.inner]
+            inner = [lp for lp in free + triangles if lp.inner]
             if inner:
                 lp = rng.choice(inner)
                 used.add(lp.name)
