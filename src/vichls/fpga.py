@@ -316,7 +316,8 @@ def make_report(
     streams = {p.name: {"direction": p.direction, "width": p.scalar.width}
                for p in sig.params if p.is_stream}
     operators: Counter = Counter()
-    totals = Counter()
+    totals: Counter = Counter()
+    device = oplib.current_device()
     for op in top.walk():
         kind = op_kind(op)
         if kind is None or kind in ("wire", "reg_read", "reg_write", "shift_const"):
@@ -330,7 +331,7 @@ def make_report(
         if isinstance(op, st.CellOp):
             params = {k: v.value.data for k, v in op.params.data.items()}
             if op.primitive.data == "vichls_reg":
-                totals["ff"] += params["WIDTH"]
+                totals["ff"] += params["WIDTH"] * device.ff_per_register_bit
             elif op.primitive.data in ("vichls_ram", "vichls_ram_dp"):
                 ram = oplib.ram_cost(params["WORDS"], params["WIDTH"])
                 for key in ("lut", "ff", "bram18"):
@@ -355,7 +356,8 @@ def make_report(
         "interface": {"ports": ports, "arrays": arrays, **({"streams": streams} if streams else {})},
         "latency": {"min": low, "max": high},
         "loops": model.loops,
-        "resources": {k: int(totals[k]) for k in ("lut", "ff", "dsp", "bram18")},
+        "resources": {"lut": round(totals["lut"] * device.lut_scale),
+                      **{k: round(totals[k]) for k in ("ff", "dsp", "bram18")}},
         "operators": dict(sorted(operators.items())),
     }
 

@@ -81,6 +81,12 @@ class Device:
     #: loop exit tests read from a register computed during the body (when the body
     #: takes two cycles or more): passes/compile_control.py
     registered_loop_tests: bool = False
+    #: resource estimates calibrated against the synthesis of the benchmark suite
+    #: (benchmarks/calibrate_estimator.py): flip-flops per bit of a datapath register
+    #: (synthesis drops constant and duplicate bits and folds multiplier pipeline
+    #: registers into DSP blocks) and a scale on the summed LUT costs
+    ff_per_register_bit: float = 1.0
+    lut_scale: float = 1.0
 
 
 XC7 = Device(
@@ -88,6 +94,7 @@ XC7 = Device(
     register_reserve_ns=1.0, net_ns=0.0, carry_base_ns=0.8, carry_per_bit_ns=0.03,
     lut_ns=0.5, shift_levels_ns=0.3, mul_comb_ns=3.5, mul_comb_max_width=18,
     mul_wide_stages=1, mem_issue_ns=0.3, mem_out_ns=1.0, reg_out_ns=0.3,
+    ff_per_register_bit=0.62, lut_scale=0.86,  # Yosys synth_xilinx, small suite
 )
 
 ECP5 = Device(
