@@ -174,6 +174,12 @@ def index_range(value: SSAValue, memo: dict) -> tuple[int, int] | None:
     result = None
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         result = (owner.value.value.data, owner.value.value.data)
+    elif isinstance(owner, (arith.IndexCastOp, arith.ExtSIOp)):
+        # sign-extended: the narrower value's range (a data-dependent loop bound read from
+        # an int32 variable needs a 33-bit counter, not a 64-bit one)
+        result = index_range(owner.input, memo) or _signed_range(owner.input.type)
+    elif isinstance(owner, arith.ExtUIOp) and isinstance(owner.input.type, IntegerType):
+        result = (0, (1 << owner.input.type.width.data) - 1)
     elif not isinstance(value.type, IndexType):
         result = None
     elif isinstance(owner, Block):
@@ -198,8 +204,18 @@ def index_range(value: SSAValue, memo: dict) -> tuple[int, int] | None:
             result = (min(a[0], b[0]), max(a[1], b[1]))
     if result is not None and not -_INDEX_LIMIT <= result[0] <= result[1] < _INDEX_LIMIT:
         result = None
+    own = _signed_range(value.type)
+    if result is not None and own is not None and not own[0] <= result[0] <= result[1] <= own[1]:
+        result = None  # (an index cast down to a narrower integer may wrap)
     memo[value] = result
     return result
+
+
+def _signed_range(t) -> tuple[int, int] | None:
+    if not isinstance(t, IntegerType):
+        return None
+    half = 1 << (t.width.data - 1)
+    return -half, half - 1
 
 
 def counter_span(loop: scf.ForOp, memo: dict) -> tuple[int, int] | None:
