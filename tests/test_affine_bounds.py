@@ -16,7 +16,7 @@ from xdsl.dialects import affine, arith, memref, scf
 from xdsl.dialects.builtin import IntegerType
 
 import vichls
-from vichls import int32, kernel
+from vichls import int16, int32, kernel
 from vichls.cpu import compile_cpu
 from vichls.errors import DirectiveError
 from vichls.fpga import compile_fpga
@@ -355,6 +355,23 @@ def test_counters_of_triangular_loops_are_narrow():
     assert widths == {"i": 4, "j": 5, "m": 4, "z": 4, "s": 4}, widths
 
 
+@kernel
+def data_bounded(a: int32[8], lo: int32, hi: int16) -> int32:
+    total: int32 = 0
+    for i in range(lo, hi):
+        total += a[i & 7]
+    return total
+
+
+def test_counters_of_loops_bounded_by_data_are_as_wide_as_the_data():
+    """Bounds read from an int32 and an int16 value: the counter holds values from lo's
+    range up to hi's (it stops at the larger bound), 32 bits, not the 64 of the front
+    end's i64 counter."""
+    verilog = compile_fpga(data_bounded.module()).verilog
+    widths = re.findall(r"vichls_reg #\(\.WIDTH\((\d+)\)\) i_\d+ ", verilog)
+    assert widths == ["32"], widths
+
+
 @pytest.mark.parametrize("k", [downward_outer, shapes])
 def test_a_bound_that_is_an_enclosing_counter_makes_no_combinational_loop(k):
     """``range(i + 1, j)``, ``range(i)``: the inner loop's test must not read the outer
@@ -376,6 +393,7 @@ RTL_CASES = {
     "triangle_reordered": (box_under_triangle, [("reorder", "j", "i"), ("pipeline", "k")]),
     "pyramid_reordered": (pyramid, [("reorder", "k", "j", "i"), ("pipeline", "i")]),
     "triangle_flattened": (box_under_triangle, [("flatten", "i", "j"), ("pipeline", "k")]),
+    "data_bounded": (data_bounded, []),
     "trmm_unrolled_pipelined": (trmm_like, [("unroll", "k", {"factor": 3}), ("pipeline", "k")]),
     "syrk_tiled_unrolled": (syrk_like, [("tile", "j", 4), ("unroll", "j.inner", {"factor": 2})]),
     "scale_lower_flattened": (scale_lower, [("flatten", "i", "j"), ("pipeline", "i")]),
