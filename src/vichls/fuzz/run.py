@@ -179,6 +179,7 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
             stage = "front end" if schedule is None else "directives"
             v.fail(f"{stage}: {type(e).__name__}", _exc(e))
             continue
+        pristine = module.clone()  # (the CPU lowering changes the module it is given)
         try:
             cpu = compile_cpu(module)
             work = copy_args(args)
@@ -191,8 +192,7 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
         if not rtl:
             continue
         try:
-            module = make_module()  # a fresh module: the CPU lowering may have changed it
-            design = compile_fpga(module)
+            design = compile_fpga(pristine)
             designs.append(SimDesign(design.verilog, design.signature, name=prog.name,
                                      partitions=design.partitions))
             calls[prog.name] = [args]
