@@ -80,6 +80,7 @@ class ControlCompiler:
         self.task_mode = task_mode
         self.finished_state: int | None = None  # state F of a task module
         self.top = component.body.block
+        self._taken: set[str] | None = None  # cell and wire names (see _taken_names)
         self.groups = {op.sym_name.data: op for op in self.top.ops if isinstance(op, st.StaticGroupOp)}
         self.control = next(op for op in self.top.ops if isinstance(op, st.ControlOp))
         self.ports = {op.port_name.data: op.result for op in self.top.ops if isinstance(op, st.PortOp)}
@@ -278,8 +279,7 @@ class ControlCompiler:
     def register(self, name: str, width: int) -> tuple[SSAValue, SSAValue, SSAValue]:
         """A control register (``vichls_reg``): its in, en and out ports. Its instance name
         is ``name``, made unique among the component's cells and wires."""
-        taken = {op.instance_name.data for op in self.top.ops if isinstance(op, st.CellOp)}
-        taken |= {op.wire_name.data for op in self.top.ops if isinstance(op, st.WireOp)}
+        taken = self._taken_names()
         base, n = name, 0
         while name in taken or any(f"{name}_{p}" in taken for p in ("in", "en", "out")):
             n += 1
@@ -287,7 +287,18 @@ class ControlCompiler:
         cell = st.CellOp.instance(name, "vichls_reg", {"WIDTH": width},
                                   [("in", "in", width), ("en", "in", 1), ("out", "out", width)])
         self.top.add_op(cell)
+        taken.add(name)
         return tuple(cell.results)
+
+    def _taken_names(self) -> set[str]:
+        """Cell and wire names of the component, read once (this pass adds cells only
+        through ``register``, which keeps the set up to date)."""
+        if self._taken is None:
+            self._taken = {op.instance_name.data for op in self.top.ops
+                           if isinstance(op, st.CellOp)}
+            self._taken |= {op.wire_name.data for op in self.top.ops
+                            if isinstance(op, st.WireOp)}
+        return self._taken
 
     def while_test(self, op: st.WhileOp, k: Thunk) -> Thunk:
         def decide():
