@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 import pytest
-from xdsl.dialects import affine, arith, memref, scf
+from xdsl.dialects import affine, memref, scf
 from xdsl.dialects.builtin import IntegerType
 
 import vichls
@@ -398,6 +398,9 @@ RTL_CASES = {
     "syrk_tiled_unrolled": (syrk_like, [("tile", "j", 4), ("unroll", "j.inner", {"factor": 2})]),
     "scale_lower_flattened": (scale_lower, [("flatten", "i", "j"), ("pipeline", "i")]),
     "pyramid_flattened": (pyramid_in_order, [("flatten", "i", "j", "k"), ("pipeline", "i")]),
+    "pyramid_flattened_unrolled": (pyramid_in_order, [("flatten", "i", "j", "k"),
+                                                      ("unroll", "i", {"factor": 3}),
+                                                      ("pipeline", "i")]),
     "band_below_flattened": (band_below, [("flatten", "j", "k"), ("pipeline", "j")]),
     # k outside j leaves no empty range but the last i's: then it flattens
     "gap_reordered_flattened": (gap_in_the_middle, [("reorder", "i", "k", "j"),

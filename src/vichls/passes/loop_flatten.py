@@ -34,7 +34,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from vichls.passes.loop_flatten_counters import flatten_with_counters
-from vichls.passes.loop_utils import ConstantBounds, LoopTransformError, body_ops
+from vichls.passes.loop_utils import ConstantBounds, body_ops
 from vichls.passes.loop_utils import constant_bounds, is_linear
 from vichls.passes.loop_utils import new_affine_for, replace_induction_variable, set_bounds
 from vichls.passes.loop_utils import sink_pure_ops
