@@ -41,6 +41,21 @@ def tiny(a: int32, x: int32[4], y: int32[4]):
 """
 
 
+TRIANGLE = """
+from vichls import int32, kernel
+
+N = 8
+
+@kernel
+def triangle(L: int32[N, N], x: int32[N]):
+    for i in range(N):
+        for j in range(i + 1):
+            x[i] += L[i, j] * x[j]
+        for k in range(x[i] & 7):   # bounded by data: not affine
+            x[i] += k
+"""
+
+
 def _load(tmp_path, source, name):
     path = tmp_path / f"{name}.py"
     path.write_text(textwrap.dedent(source))
@@ -66,6 +81,18 @@ def test_space_reads_loops_trip_counts_and_indexed_dimensions(nest):
     assert space.tile_sizes("i/j") == [2] and space.tile_sizes("i") == []
     assert Point().with_tile("i/j", 2) in space.neighbours(Point())
     assert space.pipeline_candidates() == ["i", "i/j"]
+
+
+def test_a_triangular_loop_is_unrolled_by_factors(tmp_path):
+    triangle, _ = _load(tmp_path, TRIANGLE, "triangle")
+    space = Space(triangle, max_parallel=4)
+    assert space.loops["i/j"].trip is None and space.loops["i/j"].affine_bounds
+    assert space.unroll_factors("i/j") == [1, 2, 4]
+    assert space.unroll_factors("i/k") == [1]  # (its bound is read from x)
+    point = Point().with_unroll("i/j", 4).with_pipeline(["i/j"])
+    assert space.valid(point)
+    result = evaluate(triangle, space.directives(point), parse_budget(None))
+    assert result.status == "ok", result.error
 
 
 def test_partitions_follow_the_unroll_factors(nest):

@@ -5,7 +5,9 @@ the path of loop variables from the top, "i/k/j", the names ``customize(k)`` und
 their constant trip counts, and the array dimensions each loop variable indexes directly
 (``A[i, j + 1]``: loop j indexes dimension 2 of A). A ``Point`` is a choice of knobs:
 
-- an unroll factor per loop with a constant trip count (divisors of the trip count);
+- an unroll factor per loop with a constant trip count (divisors of the trip count), or
+  with bounds affine in outer loop variables (1, 2, 4, 8: a triangle is unrolled by a
+  factor, its remainder in a loop);
 - a tile size per innermost loop that is not unrolled (divisors of the trip count);
 - the loops to pipeline with ii=1 (an innermost loop, or the loop right above one), only
   when the back end supports pipelining (``Space(..., pipeline=False)`` leaves them out);
@@ -25,7 +27,8 @@ Pareto frontier.
 
 Assumes: loops named by a path shared by several loops (two sibling ``for j`` in one
 ``for i``) are one knob, as a directive on that name applies to each of them; while loops
-and loops with non-constant bounds are not unrolled or tiled (they may be pipelined).
+and loops with other non-constant bounds are not unrolled or tiled (they may be
+pipelined).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from dataclasses import dataclass, field, replace
 from vichls.frontend import tree as T
 
 LAYOUT_KINDS = ("cyclic", "block", "none")
+TRIANGLE_FACTORS = (1, 2, 4, 8)  # unroll factors of a loop whose trip count varies
 
 
 @dataclass
@@ -47,6 +51,8 @@ class LoopKnob:
     trip: int | None  # the constant trip count shared by every loop of this name, or None
     innermost: bool  # no loop inside any of them
     pipelinable: bool = True  # no while loop, break, continue or return inside
+    #: bounds affine in outer loop variables (a triangle): unrolled by a factor only
+    affine_bounds: bool = False
     # (array, dim) pairs this loop's variable indexes directly (dim counts from 1)
     indexes: set[tuple[str, int]] = field(default_factory=set)
 
@@ -100,6 +106,23 @@ def _constant(e: T.Expr) -> int | None:
     while isinstance(e, T.Convert):
         e = e.arg
     return e.value if isinstance(e, T.Const) else None
+
+
+def _affine_in_loops(e: T.Expr) -> bool:
+    """Whether the front end can make ``e`` an affine bound: constants and loop variables
+    under +, - and multiplication by a constant. (It also checks that the values fit in
+    32 bits; a bound that does not is a point that fails to build, nothing worse.)"""
+    while isinstance(e, T.Convert):
+        e = e.arg
+    if isinstance(e, T.Const):
+        return True
+    if isinstance(e, T.Read):
+        return e.sym.kind == "loopvar"
+    if isinstance(e, T.Binary) and e.op in ("add", "sub", "mul"):
+        if e.op == "mul" and _constant(e.lhs) is None and _constant(e.rhs) is None:
+            return False
+        return _affine_in_loops(e.lhs) and _affine_in_loops(e.rhs)
+    return False
 
 
 def _direct_var(e: T.Expr) -> T.Sym | None:
@@ -193,9 +216,13 @@ class Space:
                         if start is not None and stop is not None else None)
                 knob = self.loops.setdefault(name, LoopKnob(
                     name, len(p), "/".join(path) or None, trip, True))
+                if trip is None and s.step > 0 and _affine_in_loops(s.start) \
+                        and _affine_in_loops(s.stop):
+                    knob.affine_bounds = True
                 if _exits_early(s.body):
                     # the front end makes it a while loop: no unroll, tile or pipeline
                     trip, knob.pipelinable = None, False
+                    knob.affine_bounds = False
                 elif _has_while(s.body):
                     knob.pipelinable = False
                 self._trips.setdefault(name, set()).add(trip)
@@ -234,7 +261,11 @@ class Space:
 
     # -- knob ranges --------------------------------------------------------------------------
     def unroll_factors(self, path: str) -> list[int]:
-        trip = self.loops[path].trip
+        knob = self.loops[path]
+        trip = knob.trip
+        if trip is None and knob.affine_bounds and knob.pipelinable:
+            # a triangle: by a factor, the remainder in a loop after it
+            return [f for f in TRIANGLE_FACTORS if f <= self.max_parallel]
         if trip is None or trip < 2:
             return [1]
         return [d for d in _divisors(trip) if d <= self.max_parallel]
