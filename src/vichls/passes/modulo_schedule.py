@@ -41,6 +41,8 @@ no loop (inner loops were unrolled) and the loop has no ``iter_args``.
 
 from __future__ import annotations
 
+import heapq
+
 from dataclasses import dataclass, field
 from math import ceil
 
@@ -274,6 +276,29 @@ def bounds(nodes: list[MNode], edges: list[MEdge], capacity: dict, names: dict,
     return b
 
 
+class _Unscheduled(set):
+    """The nodes left to place, which also gives the first of them in priority order (a
+    heap of ranks; a node evicted again is pushed again)."""
+
+    def __init__(self, nodes, rank: dict[int, int]):
+        super().__init__(nodes)
+        self.rank = rank
+        self.heap = sorted(rank[i] for i in self)
+        self.by_rank = {r: i for i, r in rank.items()}
+
+    def add(self, i: int) -> None:
+        if i not in self:
+            super().add(i)
+            heapq.heappush(self.heap, self.rank[i])
+
+    def pop_first(self) -> int:
+        while True:
+            i = self.by_rank[heapq.heappop(self.heap)]
+            if i in self:
+                self.discard(i)
+                return i
+
+
 class _Ims:
     """One attempt of iterative modulo scheduling at a fixed II."""
 
@@ -293,9 +318,12 @@ class _Ims:
 
     def heights(self) -> list[int]:
         h = [0] * len(self.nodes)
+        # same-iteration edges go forward in program order: visiting sources from the last
+        # node back settles them in one sweep, so few sweeps reach the fixed point
+        edges = sorted(self.edges, key=lambda e: -e.src)
         for _ in range(len(self.nodes) + 1):
             changed = False
-            for e in self.edges:
+            for e in edges:
                 w = h[e.dst] + e.gap - e.distance * self.ii
                 if w > h[e.src]:
                     h[e.src] = w
@@ -366,14 +394,14 @@ class _Ims:
         n = len(self.nodes)
         height = self.heights()
         priority = sorted(range(n), key=lambda i: (-height[i], i))
-        unscheduled = set(range(n))
+        rank = {node: k for k, node in enumerate(priority)}
+        unscheduled = _Unscheduled(range(n), rank)
         steps = 0
         while unscheduled:
             steps += 1
             if steps > max_steps:
                 return None
-            i = next(k for k in priority if k in unscheduled)
-            unscheduled.discard(i)
+            i = unscheduled.pop_first()
             estart = 0
             for e in self.preds[i]:
                 if self.time[e.src] is not None:
