@@ -175,6 +175,12 @@ class LoopDependences:
     def __init__(self, loop: scf.ForOp, trip_count: int | None = None):
         self.analysis = _Analysis(loop)
         self.trip_count = trip_count
+        # the registers of the flattened band this loop steps, if any (read once: the
+        # distance queries come for every pair of accesses)
+        group = loop.attributes.get(FLAT_COUNTERS)
+        self.flat_counters = set() if group is None else {
+            op.results[0] for op in _function_entry(loop).ops
+            if isinstance(op, memref.AllocaOp) and op.attributes.get(FLAT_COUNTERS) == group}
 
     def indices(self, access: Operation) -> list[LinearIndex | None]:
         return [self.analysis.index(v) for v in access.indices]
@@ -215,12 +221,10 @@ class LoopDependences:
         return False
 
     def _all_flat_counters(self, indices) -> bool:
-        group = self.analysis.loop.attributes.get(FLAT_COUNTERS)
-        if group is None:
+        counters = self.flat_counters
+        if not counters:
             return False
         block = self.analysis.loop.body.block
-        counters = {op.results[0] for op in _function_entry(self.analysis.loop).ops
-                    if isinstance(op, memref.AllocaOp) and op.attributes.get(FLAT_COUNTERS) == group}
         seen = set()
         for v in indices:
             if isinstance(v.owner, arith.IndexCastOp):
