@@ -286,6 +286,23 @@ def test_bench_device_and_target_mhz_reach_the_schedule(tiny_suite, tmp_path, ca
     assert "--target-mhz" in capsys.readouterr().err
 
 
+def test_bench_dse_is_bounded_in_time_and_says_so(tiny_suite, tmp_path, capsys):
+    """--directives dse explores each benchmark within --dse-time seconds, in --jobs
+    processes; the run's record and the repeated command carry the budget."""
+    json_path = tmp_path / "d.json"
+    status = main(["bench", "vadd", "--suite-dir", str(tiny_suite), "--quiet", "--no-synth",
+                   "--no-fmax", "--directives", "dse", "--dse-time", "30", "--jobs", "2",
+                   "--json", str(json_path)])
+    assert status == 0, capsys.readouterr().err
+    doc = json.loads(json_path.read_text())
+    assert doc["options"]["dse_seconds"] == 30 and "--dse-time 30" in doc["command"]
+    row = doc["rows"][0]
+    assert row["status"] == "ok" and row["directives"] != "none"
+    assert main(["bench", "vadd", "--suite-dir", str(tiny_suite), "--quiet", "--no-synth",
+                 "--no-fmax", "--directives", "dse", "--dse-time", "-1"]) == 2
+    assert "--dse-time must not be negative" in capsys.readouterr().err
+
+
 def test_default_suite_is_found_in_the_checkout():
     from vichls.bench.runner import load_suite
 

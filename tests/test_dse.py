@@ -251,6 +251,33 @@ def test_dask_local_cluster_gives_the_serial_answer(nest):
     assert _summary(again) == _summary(serial)[:6]
 
 
+def test_a_spent_deadline_skips_the_point(nest):
+    import time
+
+    e = evaluate(nest, [("unroll", ("i",), {"factor": 2})], parse_budget(None),
+                 deadline=time.time() - 1)
+    assert e.status == "skipped" and "time budget" in e.error and not e.resources
+    # a build cut off by the deadline is skipped too, not called infeasible
+    e = evaluate(nest, [("unroll", ("i",), {"factor": 8})], parse_budget(None),
+                 time_limit=60, deadline=time.time() + 1e-4)
+    assert e.status == "skipped" and "ran out while" in e.error
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_time_budget_stops_the_search(nest, jobs):
+    full = explore(nest, budget="dsp=24", max_points=40)
+    cut = explore(nest, budget="dsp=24", max_points=40, time_budget=1e-3, jobs=jobs)
+    # baseline and pipeline probe are always built; nothing after the budget ran out
+    assert [e.point for e in cut.points] == [e.point for e in full.points[:2]]
+    assert [e.index for e in cut.points] == [0, 1]
+    assert all(e.status != "skipped" for e in cut.points)
+    assert any("time budget of 0.001 s ran out" in n for n in cut.notes)
+    assert cut.chosen is not None and cut.chosen.latency >= full.chosen.latency
+    roomy = explore(nest, budget="dsp=24", max_points=40, time_budget=3600)
+    assert _summary(roomy) == _summary(full) and not any("time budget" in n
+                                                         for n in roomy.notes)
+
+
 def test_process_pool_gives_the_serial_answer(nest):
     serial = explore(nest, budget="dsp=24", max_points=10)
     pooled = explore(nest, budget="dsp=24", max_points=10, jobs=2)
@@ -338,3 +365,5 @@ def test_cli_rejects_bad_options(tmp_path, capsys):
     assert "whole number" in capsys.readouterr().err
     assert main(["dse", str(path), "--kernel", "nope", "--quiet"]) == 2
     assert "no kernel named 'nope'" in capsys.readouterr().err
+    assert main(["dse", str(path), "--time-budget", "0", "--quiet"]) == 2
+    assert "--time-budget must be positive" in capsys.readouterr().err

@@ -469,7 +469,12 @@ def make_parser() -> argparse.ArgumentParser:
     b.add_argument("--json", metavar="FILE", help="also write the run as JSON")
     b.add_argument("--markdown", metavar="FILE", help="also write a results page (Markdown)")
     b.add_argument("--jobs", type=int, metavar="N",
-                   help="synthesis processes (default: the number of CPUs)")
+                   help="synthesis and DSE processes (default: the number of CPUs)")
+    from vichls.bench.runner import DEFAULT_DSE_SECONDS
+
+    b.add_argument("--dse-time", type=float, default=DEFAULT_DSE_SECONDS, metavar="S",
+                   help="with --directives dse: seconds each benchmark's exploration may "
+                        f"take (default {DEFAULT_DSE_SECONDS:g}; 0: no limit, as vichls dse)")
     b.add_argument("--no-synth", action="store_true", help="skip Yosys synth_xilinx")
     b.add_argument("--no-fmax", action="store_true", help="skip the nextpnr-ecp5 fmax run")
     b.add_argument("--clock-period", type=float, default=10.0, metavar="NS",
@@ -511,6 +516,9 @@ def make_parser() -> argparse.ArgumentParser:
     d.add_argument("--point-timeout", type=float, default=60.0, metavar="S",
                    help="a point taking longer than S seconds to compile is infeasible "
                         "(default 60; local evaluation only)")
+    d.add_argument("--time-budget", type=float, metavar="S",
+                   help="stop exploring after S seconds (default: no limit; the choice "
+                        "then depends on the machine's speed)")
     d.add_argument("-o", "--output", metavar="DIR",
                    help="output folder (default: out/dse-<kernel>)")
     d.add_argument("--quiet", action="store_true", help="no progress bar on stderr")

@@ -25,7 +25,8 @@ from pathlib import Path
 
 from vichls.bench.bound import CycleBound, cycle_bound
 from vichls.errors import VichlsError
-from vichls.bench.runner import DIRECTIVE_MODES, BenchOptions, BenchResult, load_suite, run_bench
+from vichls.bench.runner import (DEFAULT_DSE_SECONDS, DIRECTIVE_MODES, BenchOptions, BenchResult,
+                                 load_suite, run_bench)
 
 __all__ = ["BenchOptions", "BenchResult", "CycleBound", "DIRECTIVE_MODES", "cycle_bound",
            "load_suite", "machine_description", "result_document", "run_bench", "run_command",
@@ -70,7 +71,8 @@ def result_document(result: BenchResult, command: str) -> dict:
         "options": {"size": o.size, "directives": o.directives, "clock_period_ns": o.clock_period_ns,
                     "device": o.device,
                     "fmax_target_mhz": o.target_mhz, "synth": o.synth, "fmax": o.fmax,
-                    "jobs": o.jobs or os.cpu_count()},
+                    "jobs": o.jobs or os.cpu_count(),
+                    "dse_seconds": o.dse_seconds if o.directives == "dse" else None},
         "seconds": round(result.seconds, 1),
         "notes": result.notes,
         "summary": result.summary,
@@ -138,6 +140,8 @@ def command_of(args) -> str:
         words += ["--suite-dir", args.suite_dir]
     if args.jobs:
         words += ["--jobs", str(args.jobs)]
+    if args.directives == "dse" and args.dse_time != DEFAULT_DSE_SECONDS:
+        words += ["--dse-time", f"{args.dse_time:g}"]
     for flag in ("csv", "json", "markdown"):
         if getattr(args, flag):
             words += [f"--{flag}", getattr(args, flag)]
@@ -151,6 +155,8 @@ def run_command(args) -> int:
     target_mhz = getattr(args, "target_mhz", None)  # schedules for it and aims nextpnr at it
     if target_mhz is not None and target_mhz <= 0:
         raise VichlsError("--target-mhz must be positive")
+    if args.dse_time < 0:
+        raise VichlsError("--dse-time must not be negative (0: no limit)")
     options = BenchOptions(
         names=list(args.names) or None, size=args.size, directives=args.directives,
         jobs=args.jobs, synth=not args.no_synth, fmax=not args.no_fmax,
@@ -158,7 +164,7 @@ def run_command(args) -> int:
         device=getattr(args, "device", "xc7"),
         fmax_target_mhz=args.fmax_target or target_mhz,
         suite_dir=Path(args.suite_dir) if args.suite_dir else None,
-        progress=not args.quiet)
+        progress=not args.quiet, dse_seconds=args.dse_time or None)
     result = run_bench(options)
     command = command_of(args)
     print(text_table(result.rows))

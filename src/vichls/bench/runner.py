@@ -37,10 +37,12 @@ from typing import Callable
 
 from vichls.errors import VichlsError
 
-__all__ = ["BenchOptions", "BenchResult", "DIRECTIVE_MODES", "default_suite_dir", "load_suite",
+__all__ = ["BenchOptions", "BenchResult", "DEFAULT_DSE_SECONDS", "DIRECTIVE_MODES", "default_suite_dir", "load_suite",
            "run_bench"]
 
 DIRECTIVE_MODES = ("none", "manual", "dse")
+#: Seconds of wall clock each benchmark's exploration may take under --directives dse.
+DEFAULT_DSE_SECONDS = 120.0
 
 
 @dataclass
@@ -48,7 +50,7 @@ class BenchOptions:
     names: list[str] | None = None  # None: the whole suite at ``size``
     size: str = "small"
     directives: str = "none"  # one of DIRECTIVE_MODES
-    jobs: int | None = None  # synthesis processes (default: os.cpu_count())
+    jobs: int | None = None  # synthesis and DSE processes (default: os.cpu_count())
     synth: bool = True  # Yosys synth_xilinx resources
     fmax: bool = True  # nextpnr-ecp5 fmax
     clock_period_ns: float = 10.0
@@ -58,6 +60,7 @@ class BenchOptions:
     simulator: str = "verilator"
     max_cycles: int = 50_000_000
     progress: bool = True  # tqdm bars and phase lines on stderr
+    dse_seconds: float | None = DEFAULT_DSE_SECONDS  # time budget of each benchmark's DSE (None: none)
 
     @property
     def target_mhz(self) -> float:
@@ -157,7 +160,9 @@ def _module_for(bench, mode: str, options: BenchOptions) -> tuple[object, str]:
         return schedule.module(), _spelled(schedule)
     from vichls.dse import apply_directives, explore  # checked available by run_bench
 
-    result = explore(bench.kernel, jobs=1, clock_period_ns=options.clock_period_ns)
+    jobs = max(1, options.jobs or os.cpu_count() or 1)
+    result = explore(bench.kernel, jobs=jobs, clock_period_ns=options.clock_period_ns,
+                     time_budget=options.dse_seconds, progress=options.progress)
     schedule = vichls.customize(bench.kernel)
     if result.chosen is not None:
         apply_directives(schedule, result.chosen.directives)

@@ -71,6 +71,8 @@ def run_command(args) -> int:
     if args.max_points < 1 or args.jobs < 1 or args.verify < 0 or args.runs < 1:
         raise VichlsError("--max-points, --jobs and --runs must be at least 1, --verify at "
                           "least 0")
+    if args.time_budget is not None and args.time_budget <= 0:
+        raise VichlsError("--time-budget must be positive")
     loaded = load_design(args.file, args.kernel)
     if loaded.schedule is not None:
         print("  note: the file's own schedule is ignored; the DSE starts from no directives",
@@ -82,7 +84,8 @@ def run_command(args) -> int:
                          max_parallel=args.max_parallel, verify=args.verify, runs=args.runs,
                          seed=args.seed, make_inputs=loaded.make_inputs,
                          clock_period_ns=args.clock_period,
-                         point_time_limit=args.point_timeout or None, progress=not args.quiet)
+                         point_time_limit=args.point_timeout or None,
+                         time_budget=args.time_budget, progress=not args.quiet)
     except DseMismatch as e:
         result, code = e.result, 1
         print(str(e), file=sys.stderr)

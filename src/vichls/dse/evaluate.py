@@ -7,7 +7,9 @@ report's latency (min/max cycles) and resource estimate (LUT/FF/DSP/BRAM18), and
 directive cannot apply, the back end refuses the design, or it fails in any other way:
 the error is recorded, never raised, so one bad point never stops a sweep). A build that
 exceeds the time limit per point is infeasible too (a few directive sets make the back end
-slow; in worker threads, where signals cannot interrupt, no limit applies).
+slow; in worker threads, where signals cannot interrupt, no limit applies). A point given
+a deadline (the exploration's time budget, as wall-clock time) that has passed when it
+starts is not built: it comes back "skipped", and the search forgets it.
 
 Why three executors: a sweep is hundreds of independent ~0.1 s compilations. ``Serial``
 runs them here (tests, one core), ``Pool`` in local worker processes (``--jobs``), and
@@ -47,7 +49,7 @@ class KernelRef:
 @dataclass
 class Evaluation:
     directives: list  # [(method, args, kwargs)]
-    status: str  # "ok" | "over budget" | "infeasible"
+    status: str  # "ok" | "over budget" | "infeasible" | "skipped" (time budget spent)
     latency_min: int | None = None
     latency_max: int | None = None
     resources: dict = field(default_factory=dict)  # lut, ff, dsp, bram18
@@ -98,14 +100,23 @@ def over_budget(resources: dict, budget: dict) -> list[str]:
 
 
 def evaluate(kernel, directives: list, budget: dict, clock_period_ns: float = 10.0,
-             time_limit: float | None = None) -> Evaluation:
+             time_limit: float | None = None, deadline: float | None = None) -> Evaluation:
     """Build one point (``kernel`` is a Kernel or a KernelRef) and grade it; a build that
-    takes longer than ``time_limit`` seconds makes the point infeasible."""
+    takes longer than ``time_limit`` seconds, or runs past ``deadline`` (``time.time()``),
+    makes the point infeasible; a point that would start after ``deadline`` is skipped."""
     import vichls
     from vichls.dse.space import apply_directives
 
     start = time.perf_counter()
     directives = [(m, tuple(a), dict(k)) for m, a, k in directives]
+    cut_by_deadline = False
+    if deadline is not None:
+        remaining = deadline - time.time()
+        if remaining <= 0:
+            return Evaluation(directives, "skipped", error="the exploration's time budget "
+                              "was spent before this point started")
+        if time_limit is None or remaining < time_limit:
+            time_limit, cut_by_deadline = remaining, True
     try:
         if isinstance(kernel, KernelRef):
             kernel = load_kernel(kernel)
@@ -113,6 +124,10 @@ def evaluate(kernel, directives: list, budget: dict, clock_period_ns: float = 10
             schedule = apply_directives(vichls.customize(kernel), directives)
             report = schedule.build("fpga", clock_period_ns=clock_period_ns).report
     except TimeLimitExceeded:
+        if cut_by_deadline:  # not the point's fault: the exploration ran out of time
+            return Evaluation(directives, "skipped", error="the exploration's time budget "
+                              "ran out while this point was building",
+                              seconds=time.perf_counter() - start)
         return Evaluation(directives, "infeasible", error=f"compiling took longer than "
                           f"{time_limit:g} s (the time limit per point)",
                           seconds=time.perf_counter() - start)
@@ -127,9 +142,9 @@ def evaluate(kernel, directives: list, budget: dict, clock_period_ns: float = 10
                       time.perf_counter() - start)
 
 
-def _evaluate_ref(ref: KernelRef, directives, budget, clock_period_ns, time_limit
-                  ) -> Evaluation:
-    return evaluate(ref, directives, budget, clock_period_ns, time_limit)
+def _evaluate_ref(ref: KernelRef, directives, budget, clock_period_ns, time_limit,
+                  deadline=None) -> Evaluation:
+    return evaluate(ref, directives, budget, clock_period_ns, time_limit, deadline)
 
 
 def _outcome(future, directives) -> Evaluation:
@@ -148,9 +163,11 @@ class Serial:
         self.kernel = kernel
 
     def run(self, batch: Iterable[list], budget: dict, clock_period_ns: float,
-            time_limit: float | None = None) -> Iterator[tuple[int, Evaluation]]:
+            time_limit: float | None = None, deadline: float | None = None
+            ) -> Iterator[tuple[int, Evaluation]]:
         for k, directives in enumerate(batch):
-            yield k, evaluate(self.kernel, directives, budget, clock_period_ns, time_limit)
+            yield k, evaluate(self.kernel, directives, budget, clock_period_ns, time_limit,
+                              deadline)
 
     def close(self) -> None:
         pass
@@ -164,10 +181,10 @@ class Pool:
         context = multiprocessing.get_context("fork")
         self.executor = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=context)
 
-    def run(self, batch, budget, clock_period_ns, time_limit=None):
+    def run(self, batch, budget, clock_period_ns, time_limit=None, deadline=None):
         batch = list(batch)
         futures = {self.executor.submit(_evaluate_ref, self.ref, d, budget, clock_period_ns,
-                                        time_limit): k
+                                        time_limit, deadline): k
                    for k, d in enumerate(batch)}
         for future in cf.as_completed(futures):
             yield futures[future], _outcome(future, batch[futures[future]])
@@ -187,7 +204,7 @@ class DaskExecutor:
         self.owned = not isinstance(scheduler, Client)
         self.client = Client(scheduler) if self.owned else scheduler
 
-    def run(self, batch, budget, clock_period_ns, time_limit=None):
+    def run(self, batch, budget, clock_period_ns, time_limit=None, deadline=None):
         from distributed import as_completed
 
         futures = {}
@@ -195,7 +212,7 @@ class DaskExecutor:
         for k, d in enumerate(batch):
             # pure=False: equal arguments are still separate evaluations to run
             futures[self.client.submit(_evaluate_ref, self.ref, d, budget, clock_period_ns,
-                                       time_limit, pure=False)] = k
+                                       time_limit, deadline, pure=False)] = k
         for future in as_completed(list(futures)):
             yield futures[future], _outcome(future, batch[futures[future]])
 

@@ -10,7 +10,9 @@ What: ``explore(kernel, budget=...)`` finds directive sets for a kernel, ScaleHL
 3. evaluate a structured sample (``Space.seeds``), then repeatedly evaluate the unseen
    neighbours (one knob changed) of the Pareto frontier (latency, LUT, DSP of the points
    within budget), lowest latency first, until no neighbour is new or ``max_points``
-   points are spent;
+   points are spent, or the time budget (``time_budget`` seconds of wall clock) runs out:
+   points not started by then are skipped and forgotten, and a point still building is
+   cut off there;
 4. choose the lowest-latency point within the budget (ties: fewer LUTs, DSPs, directives),
    and optionally simulate the best ``verify`` points against the Python call.
 
@@ -165,7 +167,7 @@ def explore(kernel, *, budget: str | dict | None = None, jobs: int = 1, schedule
             max_points: int = 200, max_parallel: int = 64, verify: int = 0, runs: int = 3,
             seed: int = 0, make_inputs=None, clock_period_ns: float = 10.0,
             simulator: str = "verilator", point_time_limit: float | None = 60.0,
-            progress: bool = False) -> DseResult:
+            time_budget: float | None = None, progress: bool = False) -> DseResult:
     """Explore unroll/tile/pipeline/partition choices for ``kernel`` (a ``@kernel``).
 
     ``jobs`` > 1 evaluates in a local process pool; ``scheduler`` (an address such as
@@ -173,8 +175,11 @@ def explore(kernel, *, budget: str | dict | None = None, jobs: int = 1, schedule
     points (the lowest latencies within budget) are simulated on ``runs`` random inputs
     (``make_inputs(rng)`` if given); a mismatch raises ``DseMismatch``. A point whose
     compilation takes longer than ``point_time_limit`` seconds counts as infeasible (not
-    enforced in threads, e.g. on Dask workers)."""
+    enforced in threads, e.g. on Dask workers). ``time_budget`` bounds the whole search in
+    seconds (the baseline and the pipeline probe are always built); the result then
+    depends on the machine's speed, so it is off by default."""
     start = time.perf_counter()
+    deadline = None if time_budget is None else time.time() + time_budget
     budget = parse_budget(budget)
     notes: list[str] = []
     baseline = evaluate(kernel, [], budget, clock_period_ns)
@@ -212,22 +217,29 @@ def explore(kernel, *, budget: str | dict | None = None, jobs: int = 1, schedule
         bar = tqdm(total=max_points, desc=f"dse {kernel.name}", unit="pt", leave=False)
         bar.update(len(order))
 
+    def out_of_time() -> bool:
+        return deadline is not None and time.time() >= deadline
+
     def run(points: list[Point]) -> None:
         fresh = [p for p in dict.fromkeys(points) if p not in evaluated]
         fresh = fresh[:max(0, max_points - len(order))]
         batch = [space.directives(p) for p in fresh]
-        for k, result in executor.run(batch, budget, clock_period_ns, point_time_limit):
+        for k, result in executor.run(batch, budget, clock_period_ns, point_time_limit,
+                                      deadline):
+            if result.status == "skipped":
+                continue
             result.point = fresh[k]
             evaluated[fresh[k]] = result
             if bar is not None:
                 bar.update(1)
+        fresh = [p for p in fresh if p in evaluated]
         for p in fresh:  # number the points in a stable order, whatever finished first
             evaluated[p].index = len(order)
             order.append(evaluated[p])
 
     try:
         run(space.seeds())
-        while len(order) < max_points:
+        while len(order) < max_points and not out_of_time():
             candidates = [n for e in frontier_of(order) for n in space.neighbours(e.point)
                           if n not in evaluated]
             if not candidates:
@@ -245,6 +257,9 @@ def explore(kernel, *, budget: str | dict | None = None, jobs: int = 1, schedule
         notes.append("no point fits the budget, not even the design without directives")
     if len(order) >= max_points:
         notes.append(f"stopped after {max_points} points (--max-points)")
+    elif out_of_time():
+        notes.append(f"stopped after {len(order)} points: the time budget of "
+                     f"{time_budget:g} s ran out")
     result = DseResult(kernel.name, budget, baseline, order, frontier, chosen, notes,
                        max_parallel)
     if verify > 0 and chosen is not None:
