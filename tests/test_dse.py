@@ -95,6 +95,37 @@ def test_a_triangular_loop_is_unrolled_by_factors(tmp_path):
     assert result.status == "ok", result.error
 
 
+TWO_TRIPS = """
+from vichls import int32, kernel
+
+@kernel
+def two_trips(x: int32[6], y: int32[4]):
+    for i in range(6):
+        x[i] = x[i] * 3 + 1
+    for i in range(4):
+        y[i] = y[i] * x[i]
+"""
+
+
+def test_loops_of_one_name_with_different_trip_counts_are_unrolled(tmp_path):
+    """As in 2mm and 3mm at MINI sizes: one name, trips 6 and 4, so factors dividing
+    either; the other loop keeps its remaining iterations as copies."""
+    two_trips, _ = _load(tmp_path, TWO_TRIPS, "two_trips")
+    space = Space(two_trips, max_parallel=8)
+    assert space.loops["i"].trip is None and space.loops["i"].trips == {4, 6}
+    assert space.unroll_factors("i") == [1, 2, 3, 4, 6]
+    for factor in (3, 4, 6):
+        point = Point().with_unroll("i", factor)
+        assert point in space.seeds()
+        result = evaluate(two_trips, space.directives(point), parse_budget(None))
+        assert result.status == "ok", result.error
+    from vichls.dse.verify import verify_points
+
+    checked = verify_points(two_trips, {"by3": space.directives(Point().with_unroll("i", 3))},
+                            runs=2)
+    assert all(v.ok for v in checked.values()), checked
+
+
 def test_partitions_follow_the_unroll_factors(nest):
     space = Space(nest, max_parallel=8)
     p = Point().with_unroll("i/j", 4).with_unroll("i", 2)

@@ -5,9 +5,10 @@ the path of loop variables from the top, "i/k/j", the names ``customize(k)`` und
 their constant trip counts, and the array dimensions each loop variable indexes directly
 (``A[i, j + 1]``: loop j indexes dimension 2 of A). A ``Point`` is a choice of knobs:
 
-- an unroll factor per loop with a constant trip count (divisors of the trip count), or
-  with bounds affine in outer loop variables (1, 2, 4, 8: a triangle is unrolled by a
-  factor, its remainder in a loop);
+- an unroll factor per loop with a constant trip count (divisors of the trip count; for
+  loops of one name with different constant trip counts, divisors of any of them, the
+  others keeping their remaining iterations as copies), or with bounds affine in outer
+  loop variables (1, 2, 4, 8: a triangle is unrolled by a factor, its remainder in a loop);
 - a tile size per innermost loop that is not unrolled (divisors of the trip count);
 - the loops to pipeline with ii=1 (an innermost loop, or the loop right above one), only
   when the back end supports pipelining (``Space(..., pipeline=False)`` leaves them out);
@@ -55,6 +56,9 @@ class LoopKnob:
     affine_bounds: bool = False
     # (array, dim) pairs this loop's variable indexes directly (dim counts from 1)
     indexes: set[tuple[str, int]] = field(default_factory=set)
+    #: the constant trip counts of the loops of this name when they differ (``range(NI)``
+    #: in one nest, ``range(NJ)`` in the next); empty when one is not constant
+    trips: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -201,6 +205,8 @@ class Space:
         for path, trips in self._trips.items():
             known = {t for t in trips if t is not None}
             self.loops[path].trip = known.pop() if len(trips) == 1 and known else None
+            if len(trips) > 1 and None not in trips:
+                self.loops[path].trips = frozenset(trips)
 
     # -- reading the kernel ---------------------------------------------------------------------
     def _walk(self, stmts: list[T.Stmt], path: tuple[str, ...], var_paths: dict) -> bool:
@@ -266,6 +272,11 @@ class Space:
         if trip is None and knob.affine_bounds and knob.pipelinable:
             # a triangle: by a factor, the remainder in a loop after it
             return [f for f in TRIANGLE_FACTORS if f <= self.max_parallel]
+        if trip is None and knob.trips and min(knob.trips) >= 2:
+            # loops of one name with different trip counts: a factor dividing any of them
+            # (the others keep their remaining iterations as copies after the main loop)
+            divisors = set().union(*(_divisors(t) for t in knob.trips))
+            return sorted(d for d in divisors if d <= self.max_parallel)
         if trip is None or trip < 2:
             return [1]
         return [d for d in _divisors(trip) if d <= self.max_parallel]
