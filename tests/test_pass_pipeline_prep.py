@@ -55,6 +55,45 @@ def test_flattening_gives_up_when_the_outer_code_shares_an_array():
     assert flatten_guarded(i_loop, j_loop) is None  # s[i] is read and written inside too
 
 
+@kernel
+def countdown(A: int32[N], B: int32[4]):
+    for i in range(7, 3, -1):  # its variable is computed (7 - t) before the inner loop
+        for j in range(4):
+            B[j] += 1
+        A[i] = i
+
+
+@kernel
+def guarded_both_sides(A: int32[N], B: int32[4], C: int32[N]):
+    for i in range(N):
+        x: int32 = A[i] * 3
+        for j in range(4):
+            B[j] += 1
+        C[i] = x
+
+
+def test_values_of_the_code_before_the_inner_loop_reach_the_code_after_it():
+    """The value a downward loop computes for its variable is pure: it is computed in
+    every iteration, not under the first-iteration guard, so the last-iteration guard can
+    use it (a fuzzed program once got LLVM's "does not dominate all uses")."""
+    module = countdown.module()
+    i_loop, j_loop = _affine_loops(module)[:2]
+    flat = flatten_guarded(i_loop, j_loop)
+    assert flat is not None
+    module.verify()
+    (guard,) = [op for op in flat.body.block.ops if isinstance(op, scf.IfOp)]
+    assert any(isinstance(op, affine.StoreOp) for op in guard.true_region.walk())
+    assert not any(isinstance(op, affine.ApplyOp) for op in guard.true_region.walk())
+    from loop_ir import assert_cpu_agrees
+
+    assert_cpu_agrees(countdown, module)
+    # a load before the inner loop is guarded; what it feeds after the loop stays right
+    module = guarded_both_sides.module()
+    i_loop, j_loop = _affine_loops(module)[:2]
+    flatten_guarded(i_loop, j_loop)
+    assert_cpu_agrees(guarded_both_sides, module)
+
+
 def test_pipelining_the_innermost_loop_flattens_the_whole_nest():
     module = vichls.customize(mm).pipeline("k").module()
     loops = _affine_loops(module)

@@ -10,7 +10,8 @@ What: for ``outer`` (trip No) whose body is ``pre; inner; post`` with ``inner`` 
 the only loop in it, both ``affine.for`` with constant bounds, the result is one loop ``t``
 over No × Ni iterations whose body is
 
-    pure ops of pre that depend on nothing guarded    (unguarded: recomputed, harmless)
+    pure ops of pre that depend on nothing guarded    (unguarded: recomputed, harmless;
+                                                        affine.apply counts as pure)
     scf.if (t mod Ni == 0)      { the rest of pre }
     the inner body
     scf.if (t mod Ni == Ni - 1) { post }
@@ -19,8 +20,8 @@ with ``outer``'s variable ``(t floordiv Ni) * step + lb`` and ``inner``'s
 ``(t mod Ni) * step + lb``. Iteration order is unchanged, so the results are too. It gives
 up (returns None) when the inner trip count is not a power of two (the outer variable would
 need a division by it in every iteration; powers of two are shifts), when ``pre`` or
-``post`` holds a loop, when a value computed under a
-guard is used outside it, when either trip count is zero, and when ``pre`` or ``post``
+``post`` holds a loop, when a value computed under a guard is used outside it (the
+guarded part of ``pre`` and ``post`` are two separate guards), when either trip count is zero, and when ``pre`` or ``post``
 accesses an array that the inner loop also accesses (the guarded accesses would still take
 a port slot in every iteration of the pipeline, which could raise its II).
 
@@ -90,13 +91,16 @@ def flatten_guarded(outer: affine.ForOp, inner: affine.ForOp) -> affine.ForOp | 
     unguarded: list[Operation] = []
     for op in pre:
         depends = any(isinstance(v.owner, Operation) and v.owner in guarded for v in op.operands)
-        (unguarded if is_pure(op) and not depends else guarded).append(op)
-    inside = set(guarded) | set(post)
-    for op in guarded + post:
-        for result in op.results:
-            if any(use.operation not in inside and
-                   not any(a in inside for a in _ancestors(use.operation)) for use in result.uses):
-                return None  # a value computed under a guard is needed outside it
+        movable = is_pure(op) or isinstance(op, affine.ApplyOp)
+        (unguarded if movable and not depends else guarded).append(op)
+    for group in (guarded, post):  # each becomes its own scf.if
+        inside = set(group)
+        for op in group:
+            for result in op.results:
+                if any(use.operation not in inside and
+                       not any(a in inside for a in _ancestors(use.operation))
+                       for use in result.uses):
+                    return None  # a value computed under a guard is needed outside it
     inner_ops = body_ops(inner)
     for op in unguarded + guarded + inner_ops + post:
         op.detach()
