@@ -119,6 +119,18 @@ def test_ecp5_multipliers_are_pipelined_in_the_verilog():
     assert "module vichls_mul_ecp5" in design.verilog and "module vichls_mul " not in design.verilog
 
 
+def test_ecp5_control_fsm_is_one_hot_and_xc7_stays_binary():
+    with oplib.use_device("ecp5"):
+        design = compile_fpga(adder_chain.module(), clock_period_ns=ECP5_150MHZ_NS)
+    states = int(re.search(r"reg \[(\d+):0\] fsm_state;", design.verilog).group(1)) + 1
+    assert f"fsm_state <= {states}'d1;" in design.verilog  # idle is bit 0
+    assert "fsm_state ==" not in design.verilog and "= fsm_state[" in design.verilog
+    # every state bit has its next-state equation
+    assert len(re.findall(r"assign fsm_state_next\[\d+\] =", design.verilog)) == states
+    plain = compile_fpga(adder_chain.module())
+    assert "fsm_state ==" in plain.verilog and "fsm_state_next" not in plain.verilog
+
+
 @kernel
 def wide_and_narrow_products(A: int32[4], B: int32[4], S: int16[4], T: int16[4], x: int64,
                              y: int64) -> int64:

@@ -58,6 +58,25 @@ def test_control_compilation_has_no_idle_cycles():
         ("i", 4, 8), ("j", 4, 2)]
 
 
+def test_one_hot_control_is_one_bit_per_state_and_reparses():
+    from vichls import oplib
+
+    design = compile_fpga(nest.module())
+    view = design.structural.clone()
+    with oplib.use_device("ecp5"):
+        compile_control(view)
+    (fsm,) = ops_of(view, st.FsmOp)
+    assert fsm.one_hot is not None
+    assert fsm.state.type.width.data == fsm.num_states.value.data
+    text = str(view)
+    (line,) = [ln for ln in text.splitlines() if "structural.fsm" in ln]
+    assert "one_hot" in line
+    ctx = Context()
+    for dialect in (builtin.Builtin, comb.Comb, hw.HW, st.Structural):
+        ctx.load_dialect(dialect)
+    assert str(Parser(ctx, text).parse_module()) == text
+
+
 def test_structural_ir_prints_and_reparses():
     design = compile_fpga(nest.module())
     text = str(design.structural)

@@ -92,6 +92,8 @@ class Device:
     #: wider ones, and every one when None, are the portable ``vichls_mul``
     vendor_mul: str | None = None
     vendor_mul_max_width: int = 0
+    #: the control FSM one-hot encoded (one flip-flop per state; see structural.fsm)
+    one_hot_fsm: bool = False
 
 
 XC7 = Device(
@@ -110,6 +112,7 @@ ECP5 = Device(
     decision_ns=4.0, ram_out_ns=5.6 + 1.1,  # DP16KD without its output register
     registered_loop_tests=True,
     vendor_mul="vichls_mul_ecp5", vendor_mul_max_width=36,  # MULT18X18D output registers
+    one_hot_fsm=True,  # LUT4s: a binary state decode plus the next-state mux is too deep
 )
 
 DEVICES: dict[str, Device] = {d.name: d for d in (XC7, ECP5)}

@@ -63,6 +63,15 @@ class VerilogPrinter:
         self.names: dict[SSAValue, str] = {}
         self.taken: set[str] = set()
 
+    def name_for(self, base: str) -> str:
+        """A fresh signal name (not a value's) starting with ``base``."""
+        candidate, k = base, 0
+        while candidate in self.taken or candidate in _KEYWORDS:
+            k += 1
+            candidate = f"{base}_{k}"
+        self.taken.add(candidate)
+        return candidate
+
     def name(self, value: SSAValue) -> str:
         if value not in self.names:
             base = value.name_hint or "n"
@@ -117,6 +126,8 @@ class VerilogPrinter:
             times = width_of(op.result) // width_of(op.input)
             return "{" + f"{times}{{{self.ref(op.input)}}}" + "}"
         if isinstance(op, st.InStateOp):
+            if op.fsm.owner.one_hot is not None:
+                return f"{self.name(op.fsm)}[{op.index.value.data}]"
             return f"{self.name(op.fsm)} == {width_of(op.fsm)}'d{op.index.value.data}"
         raise ValueError(f"internal: the Verilog printer cannot print {op.name}")
 
@@ -257,6 +268,8 @@ class VerilogPrinter:
         return text
 
     def fsm_block(self, fsm: st.FsmOp, transitions: dict[int, list[st.TransitionOp]]) -> list[str]:
+        if fsm.one_hot is not None:
+            return self.one_hot_fsm_block(fsm, transitions)
         state = self.name(fsm.state)
         sw = width_of(fsm.state)
         lines = ["    always @(posedge ap_clk) begin", "        if (ap_rst) begin",
@@ -275,6 +288,43 @@ class VerilogPrinter:
             lines.append("                end")
         lines += [f"                default: {state} <= {sw}'d0;", "            endcase",
                   "        end", "    end"]
+        return lines
+
+
+    def one_hot_fsm_block(self, fsm: st.FsmOp, transitions: dict[int, list[st.TransitionOp]]
+                          ) -> list[str]:
+        """The same machine as ``fsm_block`` with one flip-flop per state: bit ``t`` of the
+        next state is the OR, over the transitions into ``t``, of the source's bit and
+        "this transition is the first of its source that holds"; a source none of whose
+        transitions holds stays; a state without transitions returns to idle (state 0)."""
+        state = self.name(fsm.state)
+        n = fsm.num_states.value.data
+        into: dict[int, list[str]] = {t: [] for t in range(n)}
+        for source in range(n):
+            outs = transitions.get(source)
+            if not outs:
+                into[0].append(f"{state}[{source}]")
+                continue
+            earlier: list[str] = []  # conditions of the transitions tried before
+            for t in outs:
+                blocked = [f"~{c}" for c in earlier]
+                if t.cond is None:  # the default: taken when no earlier one holds
+                    into[t.target.value.data].append(" & ".join([f"{state}[{source}]", *blocked]))
+                    break
+                cond = self.ref(t.cond)
+                into[t.target.value.data].append(
+                    " & ".join([f"{state}[{source}]", cond, *blocked]))
+                earlier.append(cond)
+            else:  # every transition is conditional: with none holding, stay
+                into[source].append(" & ".join([f"{state}[{source}]", *(f"~{c}" for c in earlier)]))
+        next_name = self.name_for(f"{state}_next")
+        lines = [f"    wire [{n - 1}:0] {next_name};"]
+        for t in range(n):
+            terms = [f"({term})" for term in into[t]] or ["1'b0"]
+            lines.append(f"    assign {next_name}[{t}] = {' | '.join(terms)};")
+        lines += ["    always @(posedge ap_clk) begin", "        if (ap_rst) begin",
+                  f"            {state} <= {n}'d1;", "        end else begin",
+                  f"            {state} <= {next_name};", "        end", "    end"]
         return lines
 
 

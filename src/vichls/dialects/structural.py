@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     StringAttr,
+    UnitAttr,
     i1,
     i32,
 )
@@ -47,6 +48,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     region_def,
     result_def,
@@ -270,12 +272,16 @@ class WhileOp(IRDLOperation):
 
 @irdl_op_definition
 class FsmOp(IRDLOperation):
-    """The state register of a compiled component; state 0 is idle."""
+    """The state register of a compiled component; state 0 is idle. Binary-encoded, or
+    with ``one_hot`` one bit per state (as wide as ``num_states``): state ``k`` is bit
+    ``k`` alone, so deciding a state reads one flip-flop instead of comparing the whole
+    register, which shortens the control paths of a large FSM."""
 
     name = "structural.fsm"
     num_states = prop_def(IntegerAttr)
+    one_hot = opt_prop_def(UnitAttr)
     state = result_def(IntegerType)
-    assembly_format = "`states` $num_states attr-dict `:` type($state)"
+    assembly_format = "`states` $num_states (`one_hot` $one_hot^)? attr-dict `:` type($state)"
 
 
 @irdl_op_definition

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from xdsl.dialects import comb, hw
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, i32
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, UnitAttr, i32
 from xdsl.ir import Block, Operation, SSAValue
 
 from vichls import oplib
@@ -102,6 +102,7 @@ class ControlCompiler:
         self.reads_next: dict[SSAValue, bool] = {}
         self.rebuilt: dict[tuple, Operation] = {}  # (comb op, new operands...) -> its copy
         self.registered_tests = oplib.current_device().registered_loop_tests
+        self.one_hot = oplib.current_device().one_hot_fsm
 
     def emit(self, op, hint: str | None = None):
         self.top.add_op(op)
@@ -383,8 +384,12 @@ class ControlCompiler:
         if self.task_mode:
             self.finished_state = num_states
             num_states += 1
-        fsm_op = st.FsmOp.build(properties={"num_states": IntegerAttr(num_states, i32)},
-                                result_types=[IntegerType(max(1, clog2(num_states)))])
+        properties = {"num_states": IntegerAttr(num_states, i32)}
+        width = max(1, clog2(num_states))
+        if self.one_hot and num_states > 2:  # (two states: one bit either way)
+            properties["one_hot"] = UnitAttr()
+            width = num_states
+        fsm_op = st.FsmOp.build(properties=properties, result_types=[IntegerType(width)])
         self.fsm = self.emit(fsm_op, "fsm_state")
         self.record(root, lambda: Leaf("done"))
         for name, loop in self.pipelines.items():
