@@ -5,7 +5,8 @@
 // that follows it, so the register-to-register path through the block would be the
 // block's whole delay plus two nets (about 7.5 ns, under 140 MHz). Operands wider than 18
 // bits are split into halves (unsigned, so the low WIDTH bits are right for both
-// signednesses): three partial products, summed after the first stage as in vichls_mul.
+// signednesses): three partial products, summed after the first stage as in vichls_mul
+// (only the upper half of the sum needs an adder).
 // Synthesis (Yosys defines SYNTHESIS) instantiates the blocks; simulation, lint and any
 // flow that defines VICHLS_NO_VENDOR_PRIMITIVES use the behavioural register instead.
 module vichls_mul_ecp5 #(parameter WIDTH = 32, parameter LATENCY = 2) (
@@ -34,8 +35,10 @@ module vichls_mul_ecp5 #(parameter WIDTH = 32, parameter LATENCY = 2) (
                 .clk(clk), .ce(ce), .a(a_even[EVEN-1:HALF]), .b(b_even[HALF-1:0]), .p(high_low));
             vichls_ecp5_mult18 #(.AW(HALF), .BW(HALF), .PW(HALF)) lh (
                 .clk(clk), .ce(ce), .a(a_even[HALF-1:0]), .b(b_even[EVEN-1:HALF]), .p(low_high));
-            wire [HALF-1:0] middle = high_low + low_high;
-            wire [EVEN-1:0] sum = low_low + {middle, {HALF{1'b0}}};
+            // the low half is low_low's alone: only the upper half is added (a
+            // three-input adder half as long as the product)
+            wire [HALF-1:0] upper = low_low[EVEN-1:HALF] + high_low + low_high;
+            wire [EVEN-1:0] sum = {upper, low_low[HALF-1:0]};
             if (EVEN != WIDTH) begin : odd
                 assign a_even = {1'b0, a};
                 assign b_even = {1'b0, b};
