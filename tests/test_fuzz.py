@@ -253,6 +253,57 @@ def test_cli_passes_directives_and_scheduler(monkeypatch, capsys, flags, kinds):
     assert "program seed 9: schedule refused" in out
 
 
+def test_cli_passes_the_fpga_target(monkeypatch, capsys):
+    from vichls.cli import main
+
+    seen = {}
+
+    def fake_run(count, seed, **kwargs):
+        seen.update(kwargs)
+        return fuzz.FuzzReport(count, [], {})
+
+    monkeypatch.setattr(fuzz, "run_fuzz", fake_run)
+    assert main(["fuzz", "--count", "1", "--device", "ecp5", "--target-mhz", "150"]) == 0
+    assert seen["target"] == fuzz.Target("ecp5", 1000 / 150)
+    assert "RTL for ecp5 at 6.66667 ns" in capsys.readouterr().out
+    assert main(["fuzz", "--count", "1"]) == 0
+    assert seen["target"] == fuzz.DEFAULT_TARGET
+    assert main(["fuzz", "--count", "1", "--clock-period", "0"]) == 2
+
+
+def test_programs_are_checked_on_the_ecp5_and_its_reproducers_say_so(tmp_path, monkeypatch):
+    """RTL scheduled for the ECP5 at 150 MHz (one-hot control, DSP-registered multipliers)
+    agrees with Python too; a reproducer found there carries TARGET and replays there."""
+    from vichls import oplib
+
+    ecp5 = fuzz.Target("ecp5", 1000 / 150)
+    progs = [fuzz.Program(f"p{s}", build_program(s).source, s) for s in range(4)]
+    devices = []
+    import vichls.fpga
+
+    original = vichls.fpga.compile_fpga
+
+    def spy(module, **kwargs):
+        devices.append((oplib.current_device().name, kwargs.get("clock_period_ns")))
+        return original(module, **kwargs)
+
+    monkeypatch.setattr(vichls.fpga, "compile_fpga", spy)
+    verdicts = fuzz.check_programs(progs, tmp_path, target=ecp5)
+    assert all(v.ok for v in verdicts.values()), verdicts
+    assert devices and set(devices) == {("ecp5", 1000 / 150)}
+
+    finding = fuzz.Finding(3, "rtl mismatch", ["rtl mismatch: return"], progs[3].source,
+                           progs[3].source)
+    text = fuzz.reproducer_text(finding, 11, ecp5)
+    assert "--device ecp5 --target-mhz 150" in text.splitlines()[0]
+    path = tmp_path / "fuzz_3.py"
+    path.write_text(text)
+    devices.clear()
+    replayed = fuzz.replay([path], tmp_path)
+    assert replayed["fuzz_3"].ok and set(devices) == {("ecp5", 1000 / 150)}
+    assert "TARGET" not in fuzz.reproducer_text(finding, 11)
+
+
 def test_cli_refuses_unknown_directive_kinds(capsys):
     from vichls.cli import main
 

@@ -302,17 +302,22 @@ def cmd_sim(args) -> int:
 
 
 def cmd_fuzz(args) -> int:
-    from vichls.fuzz.run import run_fuzz
+    from vichls.fuzz.run import DEFAULT_TARGET, Target, run_fuzz
 
     directives = _directive_kinds(args.directives)
+    target = Target(args.device, clock_period_of(args))
+    if target.clock_period_ns <= 0:
+        raise VichlsError("--clock-period must be positive")
     where = f"on the Dask cluster at {args.scheduler}" if args.scheduler else "here"
+    on = "" if target == DEFAULT_TARGET else f", RTL for {target.spelled}"
     print(f"vichls fuzz: {args.count} programs from seed {args.seed} ({args.simulator}, "
-          f"directives: {', '.join(sorted(directives)) or 'none'}, {where})", flush=True)
+          f"directives: {', '.join(sorted(directives)) or 'none'}{on}, {where})", flush=True)
     t0 = time.perf_counter()
     report = run_fuzz(args.count, args.seed, simulator=args.simulator,
                       keep=Path(args.keep) if args.keep else None,
                       regressions=Path(args.regressions), batch_size=args.batch,
-                      log=_log, directives=directives, scheduler=args.scheduler)
+                      log=_log, directives=directives, scheduler=args.scheduler,
+                      target=target)
     checked, findings = report
     for f in findings:
         print(f"  program seed {f.program_seed}: {f.kind}"
@@ -454,6 +459,9 @@ def make_parser() -> argparse.ArgumentParser:
     f.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the batches as tasks on the Dask cluster at ADDRESS "
                         "(e.g. tcp://host:8786); failures are shrunk here")
+    _device_options(f)
+    f.add_argument("--clock-period", type=float, default=10.0, metavar="NS",
+                   help="clock period the RTL is scheduled for (default: 10)")
     f.set_defaults(func=cmd_fuzz)
 
     b = sub.add_parser("bench", help="quality of results of the benchmark suite",

@@ -85,6 +85,25 @@ class Program:
     name: str
     source: str
     args_seed: int
+    #: the FPGA the RTL is scheduled for (None: the run's target)
+    target: "Target | None" = None
+
+
+@dataclass(frozen=True)
+class Target:
+    """The FPGA a fuzzing run schedules its designs for: an operator-library device and a
+    clock period (the ECP5 at 150 MHz exercises one-hot control, registered loop tests and
+    the DSP-registered multipliers, which the default xc7 build does not)."""
+
+    device: str = "xc7"
+    clock_period_ns: float = 10.0
+
+    @property
+    def spelled(self) -> str:
+        return f"{self.device} at {self.clock_period_ns:g} ns"
+
+
+DEFAULT_TARGET = Target()
 
 
 @dataclass
@@ -114,7 +133,8 @@ def _schedule_of(namespace: dict, kernel):
 
 
 def check_programs(programs: list[Program], workdir: Path, simulator: str = "verilator",
-                   candidates: bool = False, rtl: bool = True) -> dict[str, Verdict]:
+                   candidates: bool = False, rtl: bool = True,
+                   target: Target = DEFAULT_TARGET) -> dict[str, Verdict]:
     """Check every program: reference ≡ CPU ≡ RTL on its arguments, RTL for all of them in
     one simulator build; a program's schedule (a module-level ``vichls.customize``) shapes
     the module both back ends compile. With ``candidates``, a program that fails the front
@@ -125,6 +145,7 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
     from vichls.fpga import compile_fpga
     from vichls.frontend.kernel import load_file
     from vichls.frontend.reference import bounded_reference
+    from vichls.oplib import use_device
 
     verdicts: dict[str, Verdict] = {}
     designs, calls, expected = [], {}, {}
@@ -192,7 +213,9 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
         if not rtl:
             continue
         try:
-            design = compile_fpga(pristine)
+            where = prog.target or target
+            with use_device(where.device):
+                design = compile_fpga(pristine, clock_period_ns=where.clock_period_ns)
             designs.append(SimDesign(design.verilog, design.signature, name=prog.name,
                                      partitions=design.partitions))
             calls[prog.name] = [args]
@@ -399,12 +422,17 @@ def program_seeds(seed: int, count: int) -> list[int]:
     return out
 
 
-def reproducer_text(finding: Finding, run_seed: int) -> str:
+def reproducer_text(finding: Finding, run_seed: int, target: Target = DEFAULT_TARGET) -> str:
+    on = "" if target == DEFAULT_TARGET else f" --device {target.device} --target-mhz " \
+        f"{1000 / target.clock_period_ns:g}"
     header = [f"# vichls fuzz reproducer: program seed {finding.program_seed} "
-              f"(vichls fuzz --seed {run_seed}); fails with: {finding.kind}"]
+              f"(vichls fuzz --seed {run_seed}{on}); fails with: {finding.kind}"]
     header += [f"# {line}" for d in finding.details[:3] for line in d.splitlines()[:3]]
-    return "\n".join(header) + "\n" + finding.reduced.rstrip("\n") + (
+    text = "\n".join(header) + "\n" + finding.reduced.rstrip("\n") + (
         f"\n\nARGS_SEED = {finding.program_seed}\n")
+    if target != DEFAULT_TARGET:  # replayed on the FPGA it failed for
+        text += f"TARGET = ({target.device!r}, {target.clock_period_ns!r})\n"
+    return text
 
 
 @dataclass
@@ -426,26 +454,28 @@ def generated(seeds: Iterable[int], directives=DEFAULT_DIRECTIVES) -> list[Progr
 
 
 def check_batch(seeds: list[int], directives, simulator: str = "verilator",
-                rtl: bool = True) -> dict[str, Verdict]:
+                rtl: bool = True, target: Target = DEFAULT_TARGET) -> dict[str, Verdict]:
     """Generate and check the programs of ``seeds`` in a private folder: what one Dask task
     does (one simulator build). Module-level so that Dask can send it to a worker."""
     with tempfile.TemporaryDirectory(prefix="vichls-fuzz-") as tmp:
-        return check_programs(generated(seeds, directives), Path(tmp), simulator, rtl=rtl)
+        return check_programs(generated(seeds, directives), Path(tmp), simulator, rtl=rtl,
+                              target=target)
 
 
 def _verdict_batches(chunks: list[list[int]], directives, simulator: str, rtl: bool,
-                     work: Path, scheduler: str | None):
+                     work: Path, scheduler: str | None, target: Target = DEFAULT_TARGET):
     """(seeds, verdicts) of every chunk: here in order, or on a Dask cluster as they
     complete."""
     if scheduler is None:
         for chunk in chunks:
-            yield chunk, check_programs(generated(chunk, directives), work, simulator, rtl=rtl)
+            yield chunk, check_programs(generated(chunk, directives), work, simulator, rtl=rtl,
+                                        target=target)
         return
     from dask.distributed import Client, as_completed
 
     with Client(scheduler) as client:
         futures = {client.submit(check_batch, chunk, sorted(directives), simulator, rtl,
-                                 pure=False): chunk for chunk in chunks}
+                                 target, pure=False): chunk for chunk in chunks}
         for future in as_completed(futures):
             yield futures[future], future.result()
 
@@ -453,9 +483,10 @@ def _verdict_batches(chunks: list[list[int]], directives, simulator: str, rtl: b
 def run_fuzz(count: int, seed: int, simulator: str = "verilator", keep: Path | None = None,
              regressions: Path | None = None, batch_size: int = 50,
              log: Callable[[str], None] = lambda m: None, directives=DEFAULT_DIRECTIVES,
-             scheduler: str | None = None, rtl: bool = True) -> FuzzReport:
+             scheduler: str | None = None, rtl: bool = True,
+             target: Target = DEFAULT_TARGET) -> FuzzReport:
     """Fuzz ``count`` programs from ``seed`` with random schedules of ``directives`` (empty:
-    none); returns a FuzzReport. Batches of ``batch_size`` programs are checked here, or as
+    none), their RTL scheduled for ``target``; returns a FuzzReport. Batches of ``batch_size`` programs are checked here, or as
     tasks of the Dask cluster at ``scheduler``; each finding is shrunk here and, given
     ``regressions``, written there as ``fuzz_<seed>.py``. ``rtl=False`` skips the simulation
     (reference ≡ CPU only)."""
@@ -468,7 +499,7 @@ def run_fuzz(count: int, seed: int, simulator: str = "verilator", keep: Path | N
         work = Path(keep) if keep is not None else Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
         for chunk, verdicts in _verdict_batches(chunks, directives, simulator, rtl, work,
-                                                scheduler):
+                                                scheduler, target):
             report.checked += len(chunk)
             programs = generated(chunk, directives)
             bad = [p for p in programs if not verdicts[p.name].ok]
@@ -490,7 +521,7 @@ def run_fuzz(count: int, seed: int, simulator: str = "verilator", keep: Path | N
                                                    prog.source, prog.source))
                     continue
                 report.findings.append(_shrunk_finding(prog, v, seed, simulator, regressions,
-                                                       log))
+                                                       log, target))
     return report
 
 
@@ -511,7 +542,8 @@ def _signature(v: Verdict) -> tuple:
 
 
 def _shrunk_finding(prog: Program, v: Verdict, run_seed: int, simulator: str,
-                    regressions: Path | None, log: Callable[[str], None]) -> Finding:
+                    regressions: Path | None, log: Callable[[str], None],
+                    target: Target = DEFAULT_TARGET) -> Finding:
     kind = v.primary or f"invalid: {v.invalid}"
     log(f"vichls fuzz: program seed {prog.args_seed} fails: {kind}")
     reduced = prog.source
@@ -520,24 +552,31 @@ def _shrunk_finding(prog: Program, v: Verdict, run_seed: int, simulator: str,
         with tempfile.TemporaryDirectory(prefix="vichls-shrink-") as sdir:
             reduced = shrink(
                 prog, v.primary,
-                lambda b: check_programs(b, Path(sdir), simulator, candidates=True, rtl=rtl),
+                lambda b: check_programs(b, Path(sdir), simulator, candidates=True, rtl=rtl,
+                                         target=target),
                 log)
     f = Finding(prog.args_seed, kind, v.details or [str(v.invalid)], prog.source, reduced)
     if regressions is not None:
         Path(regressions).mkdir(parents=True, exist_ok=True)
         f.path = Path(regressions) / f"fuzz_{prog.args_seed}.py"
-        f.path.write_text(reproducer_text(f, run_seed))
+        f.path.write_text(reproducer_text(f, run_seed, target))
         log(f"vichls fuzz: wrote {f.path}")
     return f
 
 
 def replay(paths: list[Path], workdir: Path, simulator: str = "verilator") -> dict[str, Verdict]:
-    """Check reproducer files (each a program with ``ARGS_SEED``) in one batch."""
+    """Check reproducer files (each a program with ``ARGS_SEED``, and ``TARGET`` when it
+    failed on another FPGA than the default) in one batch."""
     programs = []
     for p in paths:
         text = Path(p).read_text()
         tree = ast.parse(text)
-        args_seed = next(n.value.value for n in tree.body if isinstance(n, ast.Assign)
-                         and [getattr(t, "id", None) for t in n.targets] == ["ARGS_SEED"])
-        programs.append(Program(Path(p).stem, text, args_seed))
+        assigned = {t.id: n.value for n in tree.body if isinstance(n, ast.Assign)
+                    for t in n.targets if isinstance(t, ast.Name)}
+        args_seed = assigned["ARGS_SEED"].value
+        target = None
+        if "TARGET" in assigned:  # ("ecp5", 6.666...): the FPGA it failed for
+            device, period = ast.literal_eval(assigned["TARGET"])
+            target = Target(device, float(period))
+        programs.append(Program(Path(p).stem, text, args_seed, target))
     return check_programs(programs, workdir, simulator)
