@@ -88,6 +88,14 @@ def triangular_sum(A: int32[8, 8], v: int32[8]) -> int32:
     return total
 
 
+@kernel
+def constant_products(a: int16[8], c: int32[8], e: int64[8]):
+    for i in range(8):
+        a[i] = a[i] * 7 - a[i] * -3 + a[i] * 45
+        c[i] = c[i] * 10 + c[i] * -9 + c[i] * 1000003
+        e[i] = e[i] * 3 + e[i] * -7
+
+
 def _latency(k, device, period):
     with oplib.use_device(device):
         return compile_fpga(k.module(), clock_period_ns=period).report["latency"]["max"]
@@ -216,6 +224,8 @@ def test_ecp5_designs_are_bit_exact_in_simulation():
         "mixed_products": (mixed_products, mixed_products.module(), args_for),
         "mixed_products_pipelined": (mixed_products, pipelined.module(), args_for),
         "triangular_sum": (triangular_sum, triangular_sum.module(), args_for),
+        # shifts and adders instead of the multiplier blocks (passes/shift_add_products.py)
+        "constant_products": (constant_products, constant_products.module(), args_for),
     }
     for case in ALL_CASES:
         if case.name not in ECP5_CORPUS:

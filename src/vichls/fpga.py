@@ -66,6 +66,7 @@ from vichls.passes.reassociate import reassociate
 from vichls.passes.remove_dead_ops import remove_dead_ops
 from vichls.passes.rotate_loads import rotate_loads
 from vichls.passes.scalar_replacement import scalar_replacement
+from vichls.passes.shift_add_products import shift_add_products
 from vichls.passes.schedule import (
     WIRE_OP_NAMES,
     op_cost,
@@ -170,6 +171,9 @@ def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, Kern
     # after numbering (one SSA dividend shares one quotient), before reassociate and the
     # last numbering/dead-op sweep (which merge the sign logic of divisions of one value)
     div_by_constant(module)
+    # after division by constants (its magic products stay), before reassociation (which
+    # balances the adders it makes with their neighbours)
+    shift_add_products(module, oplib.current_device().shift_add_max_digits)
     reassociate(module)
     value_numbering(module)
     remove_dead_ops(module)

@@ -94,6 +94,9 @@ class Device:
     vendor_mul_max_width: int = 0
     #: the control FSM one-hot encoded (one flip-flop per state; see structural.fsm)
     one_hot_fsm: bool = False
+    #: products by a constant of at most this many signed digits become shifts and adders
+    #: (passes/shift_add_products.py); 0: all stay products
+    shift_add_max_digits: int = 0
 
 
 XC7 = Device(
@@ -113,6 +116,7 @@ ECP5 = Device(
     registered_loop_tests=True,
     vendor_mul="vichls_mul_ecp5", vendor_mul_max_width=36,  # MULT18X18D output registers
     one_hot_fsm=True,  # LUT4s: a binary state decode plus the next-state mux is too deep
+    shift_add_max_digits=4,  # Yosys puts other constant products on a MULT18X18D
 )
 
 DEVICES: dict[str, Device] = {d.name: d for d in (XC7, ECP5)}
