@@ -126,6 +126,37 @@ def test_loops_of_one_name_with_different_trip_counts_are_unrolled(tmp_path):
     assert all(v.ok for v in checked.values()), checked
 
 
+TWO_NESTS = """
+from vichls import int32, kernel
+
+@kernel
+def two_nests(A: int32[4, 4], E: int32[4, 4], out: int32[4]):
+    for i in range(4):
+        for j in range(4):
+            E[i, j] = A[i, j] * 2
+    for r in range(4):
+        for k in range(4):
+            out[r] += E[r, k]
+"""
+
+
+def test_pipelining_partitions_what_the_unrolled_inner_loops_index(tmp_path):
+    """Pipelining r unrolls k: E's dimension 2 would need 4 banks, but the rolled j loop of
+    the first nest also indexes it (its accesses would reach any bank), so only with both
+    nests pipelined is E partitioned."""
+    two_nests, _ = _load(tmp_path, TWO_NESTS, "two_nests")
+    space = Space(two_nests, max_parallel=8)
+    only_r = Point().with_pipeline(["r"])
+    assert space.copies(only_r) == {"r/k": 4}
+    assert space.partitions(only_r) == []
+    both = Point().with_pipeline(["i", "r"])
+    assert space.partitions(both) == [("A", 2, 4, "cyclic"), ("E", 2, 4, "cyclic")]
+    # an explicit unroll partitions as before, rolled loops or not
+    assert ("E", 2, 2, "cyclic") in space.partitions(Point().with_unroll("r/k", 2))
+    result = evaluate(two_nests, space.directives(both), parse_budget(None))
+    assert result.status == "ok", result.error
+
+
 def test_partitions_follow_the_unroll_factors(nest):
     space = Space(nest, max_parallel=8)
     p = Point().with_unroll("i/j", 4).with_unroll("i", 2)

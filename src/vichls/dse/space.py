@@ -15,7 +15,9 @@ their constant trip counts, and the array dimensions each loop variable indexes 
 - a layout per array: "cyclic" (default), "block" or "none", and which dimension.
 
 Partition factors are not knobs of their own: as in ScaleHLS they follow from the unroll
-factors, so the array an unrolled loop indexes gets as many banks as the loop has copies
+factors (a loop inside a pipelined loop counts as fully unrolled, where no rolled loop
+indexes the same dimension), so the array an unrolled loop indexes gets as many banks as the
+loop has copies
 (on the dimension that loop indexes; one partition per array, the largest factor wins
 unless the layout names a dimension). ``directives(point)`` turns a point into the plain
 directive calls (method, args, kwargs) that ``vichls.customize`` records, and
@@ -325,13 +327,37 @@ class Space:
         return not any({p, *self._ancestors(p)} & gone for p in piped)
 
     # -- points to directives ---------------------------------------------------------------
+    def copies(self, point: Point) -> dict[str, int]:
+        """How many copies of each loop's body ``point`` puts side by side: its unroll
+        factor, or its whole trip count inside a pipelined loop (pipelining unrolls the
+        loops inside it fully)."""
+        out = dict(point.unroll)
+        for piped in point.pipeline:
+            for path, knob in self.loops.items():
+                if path.startswith(piped + "/"):
+                    trip = knob.trip or max(knob.trips, default=None)
+                    if trip:
+                        out[path] = trip
+        return out
+
     def partitions(self, point: Point) -> list[tuple[str, int, int, str]]:
-        """(array, dim, factor, kind) for every array the unrolled loops index."""
+        """(array, dim, factor, kind) for every array the unrolled loops index. The loops
+        inside a pipelined loop count as unrolled, but they only partition a dimension
+        that no loop left rolled indexes (its accesses would have to reach any bank)."""
         unroll = dict(point.unroll)
+        explicit = set(unroll)
+        implied = self.copies(point)
+        rolled = {(a, d) for path, knob in self.loops.items() if path not in implied
+                  for a, d in knob.indexes}
+        for path, factor in implied.items():
+            if path not in unroll:
+                unroll[path] = factor
         layout = {a: (k, d) for a, k, d in point.layout}
         wanted: dict[str, dict[int, int]] = {}  # array -> dim -> factor
         for path, factor in unroll.items():
             for array, dim in self.loops[path].indexes:
+                if path not in explicit and (array, dim) in rolled:
+                    continue
                 size = self.array_shapes[array][dim - 1]
                 banks = min(factor, size)
                 if banks > 1:
