@@ -174,7 +174,8 @@ def mul_latency(width: int, dev: Device | None = None) -> int:
 def mul_primitive(width: int, dev: Device | None = None) -> str:
     """The primitive a multiplier by a variable with ``mul_latency(width) > 0`` becomes."""
     d = dev or current_device()
-    if d.vendor_mul and width <= d.vendor_mul_max_width:
+    # (the vendor forms have one or two stages: the block's register, then the sum's)
+    if d.vendor_mul and width <= d.vendor_mul_max_width and mul_latency(width, d) <= 2:
         return d.vendor_mul
     return "vichls_mul"
 

@@ -1,5 +1,5 @@
 // vichls primitive: vichls_mul for a Lattice ECP5 (--device ecp5), low WIDTH bits of a*b
-// (WIDTH <= 36), LATENCY >= 1 register stages counted in cycles with the clock enable `ce`
+// (WIDTH <= 36), LATENCY 1 or 2 register stages counted in cycles with the clock enable `ce`
 // high, exactly as vichls_mul. The first stage is the output register inside the MULT18X18D
 // blocks: Yosys synth_ecp5 maps a product onto the block without packing a fabric register
 // that follows it, so the register-to-register path through the block would be the
@@ -53,16 +53,10 @@ module vichls_mul_ecp5 #(parameter WIDTH = 32, parameter LATENCY = 2) (
         end
         if (LATENCY == 1) begin : direct
             assign p = product;
-        end else begin : delayed
-            reg [WIDTH-1:0] stage [0:LATENCY-2];
-            integer k;
-            always @(posedge clk) begin
-                if (ce) begin
-                    stage[0] <= product;
-                    for (k = 1; k < LATENCY - 1; k = k + 1) stage[k] <= stage[k-1];
-                end
-            end
-            assign p = stage[LATENCY-2];
+        end else begin : summed
+            reg [WIDTH-1:0] stage;  // the sum of the partial products, registered
+            always @(posedge clk) if (ce) stage <= product;
+            assign p = stage;
         end
     endgenerate
 endmodule
