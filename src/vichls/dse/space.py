@@ -340,6 +340,14 @@ class Space:
                         out[path] = trip
         return out
 
+    def without_implied_partitions(self, point: Point) -> Point:
+        """``point`` with the arrays that only its pipelining partitions left whole."""
+        explicit = {a for a, *_ in self.partitions(replace(point, pipeline=()))}
+        for array, *_ in self.partitions(point):
+            if array not in explicit:
+                point = point.with_layout(array, "none", 0)
+        return point
+
     def partitions(self, point: Point) -> list[tuple[str, int, int, str]]:
         """(array, dim, factor, kind) for every array the unrolled loops index. The loops
         inside a pipelined loop count as unrolled, but they only partition a dimension
@@ -442,9 +450,13 @@ class Space:
                     up = up.with_unroll(q, max(d for d in self.unroll_factors(q) if d <= g))
                 uniform.append(up)
         out += uniform
+        piped = []
         for path in self.pipeline_candidates():
-            out.append(base.with_pipeline([path]))
-            out += [u.with_pipeline([path]) for u in uniform]
+            piped.append(base.with_pipeline([path]))
+            piped += [u.with_pipeline([path]) for u in uniform]
+        # each pipelined seed first without the partitions its pipelining implies (cheap to
+        # build, and sometimes the better design), then with them
+        out += [self.without_implied_partitions(p) for p in piped] + piped
         seen, unique = set(), []
         for p in out:
             if p not in seen and self.valid(p):
