@@ -139,6 +139,22 @@ def test_ecp5_control_fsm_is_one_hot_and_xc7_stays_binary():
     assert "fsm_state ==" in plain.verilog and "fsm_state_next" not in plain.verilog
 
 
+def test_ecp5_loop_entry_reads_the_bound_register_not_its_next_value():
+    """The bound i + 1 of the triangular j loop is written in one state; the decision to
+    enter the loop is taken in another, so it reads the register's output: static timing
+    then has no path from i through the bound's adder into the j counter."""
+    with oplib.use_device("ecp5"):
+        text = compile_fpga(triangular_sum.module(), clock_period_ns=ECP5_150MHZ_NS).verilog
+    defs = dict(re.findall(r"wire (?:\[\d+:0\] )?(\w+) = (.*);", text))
+    entries = [t for t in re.findall(r"wire path\w* = in_state\w* & (loop_test\w*);", text)]
+    assert entries
+    for test in entries:
+        operands = re.findall(r"[A-Za-z_]\w*", defs[test])
+        feeding = [defs.get(o, "") for o in operands]
+        assert not any(re.search(r"\w+_next\b", f) and "loop_next" not in f
+                       for f in feeding), (test, defs[test], feeding)
+
+
 @kernel
 def wide_and_narrow_products(A: int32[4], B: int32[4], S: int16[4], T: int16[4], x: int64,
                              y: int64) -> int64:

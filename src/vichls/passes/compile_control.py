@@ -99,6 +99,17 @@ class ControlCompiler:
             op.result: op.operands[0] for op in self.top.ops
             if isinstance(op, comb.MuxOp) and op.operands[0] in self.induction
             and op.operands[2] == self.induction[op.operands[0]]}
+        # every register's next-value mux (en ? in : out) -> (en, in, out), for decisions
+        # that know in which state they are taken (``in_state_view``)
+        ports = {c.port("en"): (c.port("in"), c.port("out")) for c in self.top.ops
+                 if isinstance(c, st.CellOp) and c.primitive.data == "vichls_reg"}
+        self.value_next: dict[SSAValue, tuple[SSAValue, SSAValue, SSAValue]] = {
+            op.result: (op.operands[0], *ports[op.operands[0]]) for op in self.top.ops
+            if isinstance(op, comb.MuxOp) and op.operands[0] in ports
+            and op.operands[0] not in self.induction  # (decisions write those: on_path)
+            and tuple(op.operands[1:]) == ports[op.operands[0]]}
+        self.writing_states: dict[SSAValue, frozenset[int] | None] = {}  # filled in run()
+        self.decide_in_state = oplib.current_device().registered_loop_tests
         self.reads_next: dict[SSAValue, bool] = {}
         self.rebuilt: dict[tuple, Operation] = {}  # (comb op, new operands...) -> its copy
         self.registered_tests = oplib.current_device().registered_loop_tests
@@ -178,6 +189,48 @@ class ControlCompiler:
         owner = value.owner
         operands = [self.on_path(o, written) for o in owner.operands]
         key = (owner, *operands)
+        if key not in self.rebuilt:
+            self.rebuilt[key] = owner.clone(value_mapper=dict(zip(owner.operands, operands)))
+            self.top.add_op(self.rebuilt[key])
+        return self.rebuilt[key].results[value.index]
+
+    def find_writing_states(self) -> None:
+        """For each register with a next-value mux, the FSM states in which its enable may
+        be high: those of its assignments guarded by exactly one state; None when any
+        other guard (a pipeline stage, a condition) or none enables it."""
+        for en, _, _ in self.value_next.values():
+            self.writing_states[en] = frozenset()
+        for op in self.top.walk():
+            if isinstance(op, st.AssignOp) and op.dest in self.writing_states:
+                states = self.writing_states[op.dest]
+                guard = None if op.guard is None else op.guard.owner
+                if states is None or not isinstance(guard, st.InStateOp):
+                    self.writing_states[op.dest] = None
+                else:
+                    self.writing_states[op.dest] = states | {guard.index.value.data}
+
+    def in_state_view(self, value: SSAValue, state: int) -> SSAValue:
+        """``value`` as a decision taken in ``state`` sees it (with the device's
+        ``registered_loop_tests``): a register's next value is its output when no
+        assignment enables it in that state, and its input when its only enabling
+        assignment there is the state itself. The mux leaves the decision's path, where
+        static timing would otherwise follow the register's input logic (a loop bound's
+        arithmetic) into decisions of states that never write it."""
+        if not self.decide_in_state:
+            return value
+        if value in self.value_next:
+            en, in_, out = self.value_next[value]
+            states = self.writing_states.get(en)
+            if states is None:
+                return value
+            return in_ if state in states else out
+        owner = value.owner
+        if not isinstance(owner, Operation) or owner.dialect_name() != "comb":
+            return value
+        operands = [self.in_state_view(o, state) for o in owner.operands]
+        if operands == list(owner.operands):
+            return value
+        key = ("in_state", owner, *operands)
         if key not in self.rebuilt:
             self.rebuilt[key] = owner.clone(value_mapper=dict(zip(owner.operands, operands)))
             self.top.add_op(self.rebuilt[key])
@@ -365,13 +418,13 @@ class ControlCompiler:
             if tree.target == "done":
                 done_guards.append(self.conjunction([self.in_state(source), *literals]))
         elif isinstance(tree, Cond):
-            test = self.on_path(tree.value, written)
+            test = self.in_state_view(self.on_path(tree.value, written), source)
             self.lower(source, tree.then, [*literals, test], done_guards, False, written)
             self.lower(source, tree.else_, [*literals, self.negate(test)], done_guards, last,
                        written)
         else:
             guard = self.conjunction([self.in_state(source), *literals])
-            value = self.on_path(tree.value, written)
+            value = self.in_state_view(self.on_path(tree.value, written), source)
             self.top.add_op(st.AssignOp.build(operands=[tree.reg_in, value, guard]))
             self.top.add_op(st.AssignOp.build(operands=[tree.reg_en, self.one(), guard]))
             if tree.reg_en in self.induction:
@@ -405,6 +458,8 @@ class ControlCompiler:
                 op.result.replace_all_uses_with(signal)
                 op.detach()
                 op.erase()
+        if self.decide_in_state:
+            self.find_writing_states()
         done_guards: list[SSAValue] = []
         start = self.ports["ap_start"]
         root_ops = list(root.ops)
