@@ -195,16 +195,18 @@ class ControlCompiler:
         return self.rebuilt[key].results[value.index]
 
     def find_writing_states(self) -> None:
-        """For each register with a next-value mux, the FSM states in which its enable may
-        be high: those of its assignments guarded by exactly one state; None when any
-        other guard (a pipeline stage, a condition) or none enables it."""
+        """For each register with a next-value mux, the FSM states in which its enable is
+        high: those of its assignments of 1 guarded by exactly one state; None when any
+        other guard (a pipeline stage, a condition), none, or another value enables it."""
         for en, _, _ in self.value_next.values():
             self.writing_states[en] = frozenset()
         for op in self.top.walk():
             if isinstance(op, st.AssignOp) and op.dest in self.writing_states:
                 states = self.writing_states[op.dest]
                 guard = None if op.guard is None else op.guard.owner
-                if states is None or not isinstance(guard, st.InStateOp):
+                src = op.src.owner
+                enables = isinstance(src, hw.ConstantOp) and src.value.value.data & 1
+                if states is None or not isinstance(guard, st.InStateOp) or not enables:
                     self.writing_states[op.dest] = None
                 else:
                     self.writing_states[op.dest] = states | {guard.index.value.data}
