@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vichls import int16, int32, int64, kernel, oplib
+from vichls import customize, int16, int32, int64, kernel, oplib
 from vichls.cli import main
 from vichls.fpga import compile_fpga
 from vichls.inputs import copy_args
@@ -86,6 +86,21 @@ def triangular_sum(A: int32[8, 8], v: int32[8]) -> int32:
             else:
                 total -= A[i, j] // 3
     return total
+
+
+@kernel
+def local_ram_traffic(a: int32[64], out: int32[64]):
+    # 64 x 32 bits: distributed RAM on the ECP5; 160 x 32 bits: the block-RAM template.
+    # Data-dependent indices keep every access a real RAM access (no store forwarding), and
+    # a read right after a write of the same word checks the write that lands a cycle late.
+    small: int32[64] = 0
+    big: int32[160] = 0
+    for i in range(64):
+        small[a[i] & 63] = a[i] + i
+        out[i] = small[(a[i] >> 6) & 63] + small[a[i] & 63]
+        big[i + (a[i] & 31)] = small[i]
+    for j in range(63):  # pipelined: two reads of small per cycle need both ports
+        out[j] += (small[j] ^ small[j + 1]) + big[j + (a[j] & 63)]
 
 
 @kernel
@@ -204,6 +219,53 @@ def test_ecp5_multipliers_register_inside_the_mult18x18d_blocks(tmp_path):
     assert synth_xilinx_resources(design.verilog, top)["dsp"] > 0
 
 
+def test_small_local_arrays_become_distributed_ram_on_ecp5_only():
+    assert oplib.local_ram_primitive(64, 32, False, oplib.ECP5) == "vichls_ram_lut"
+    assert oplib.local_ram_primitive(64, 32, True, oplib.ECP5) == "vichls_ram_dp_lut"
+    assert oplib.local_ram_primitive(160, 32, False, oplib.ECP5) == "vichls_ram"
+    assert oplib.local_ram_primitive(64, 32, False, oplib.XC7) == "vichls_ram"
+    pipelined = customize(local_ram_traffic)
+    pipelined.pipeline("j")
+    with oplib.use_device("ecp5"):
+        design = compile_fpga(pipelined.module(), clock_period_ns=ECP5_150MHZ_NS)
+    cells = re.findall(r"^\s*(vichls_ram\w*) #\(\.WIDTH\(32\), \.WORDS\((\d+)\)",
+                       design.verilog, re.M)
+    assert sorted(cells) == [("vichls_ram", "160"), ("vichls_ram_dp_lut", "64")], cells
+    plain = compile_fpga(pipelined.module())
+    assert "_lut" not in plain.verilog
+
+
+def test_ecp5_distributed_ram_is_lint_clean_and_maps_to_lut_ram(tmp_path):
+    """The single-port form becomes TRELLIS_DPR16X4 LUT RAM under synth_ecp5 (the block
+    RAM's read takes most of a 150 MHz cycle to leave it); both forms lint clean and
+    synthesize without latches."""
+    import json
+
+    from vichls.flows.lint import lint_verilog
+    from vichls.flows.synth import synth_check
+    from vichls.flows.tools import run_yosys
+
+    pipelined = customize(local_ram_traffic)
+    pipelined.pipeline("j")
+    with oplib.use_device("ecp5"):
+        plain = compile_fpga(local_ram_traffic.module(), clock_period_ns=ECP5_150MHZ_NS)
+        dual = compile_fpga(pipelined.module(), clock_period_ns=ECP5_150MHZ_NS)
+    top = plain.signature.name
+    assert "vichls_ram_lut #" in plain.verilog
+    for design in (plain, dual):
+        assert lint_verilog(design.verilog, top) == []
+        report = synth_check(design.verilog, top)
+        assert report.ok and report.latches == 0 and report.comb_loops == 0
+    (tmp_path / f"{top}.v").write_text(plain.verilog)
+    proc = run_yosys(["-q", "-p", f"read_verilog {top}.v; synth_ecp5 -top {top} -json "
+                      f"{top}.json"], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    kinds = [c["type"] for m in json.loads((tmp_path / f"{top}.json").read_text())["modules"].values()
+             for c in m["cells"].values()]
+    # 64 words x 32 bits: 4 x 8 blocks of 16 words x 4 bits; the 160-word array: block RAM
+    assert kinds.count("TRELLIS_DPR16X4") == 32 and kinds.count("DP16KD") >= 1, set(kinds)
+
+
 #: Corpus kernels simulated with the ECP5 schedule: every operator at narrow, word and
 #: double-word widths, and every kind of control (the whole corpus runs on xc7 elsewhere).
 ECP5_CORPUS = {"ops_int8", "ops_int32", "ops_int64", "ops_i33", "augassign_all", "ranges_all",
@@ -217,12 +279,13 @@ def test_ecp5_designs_are_bit_exact_in_simulation():
     scheduled with the ECP5 table at 150 MHz (pipelined multipliers of every width, shorter
     chains, registered loop tests, control values computed a cycle early), in one simulator
     build."""
-    from vichls import customize
     from vichls.flows.sim import SimDesign, build_simulation
 
     rng = np.random.default_rng(5)
     pipelined = customize(mixed_products)
     pipelined.pipeline("i")
+    ram_pipelined = customize(local_ram_traffic)
+    ram_pipelined.pipeline("j")
 
     def args_for(k):
         out = []
@@ -242,6 +305,10 @@ def test_ecp5_designs_are_bit_exact_in_simulation():
         "triangular_sum": (triangular_sum, triangular_sum.module(), args_for),
         # shifts and adders instead of the multiplier blocks (passes/shift_add_products.py)
         "constant_products": (constant_products, constant_products.module(), args_for),
+        # distributed RAM (registered read address, writes landing a cycle late), single-
+        # and dual-ported, beside a block-RAM array
+        "local_ram_traffic": (local_ram_traffic, local_ram_traffic.module(), args_for),
+        "local_ram_traffic_pipelined": (local_ram_traffic, ram_pipelined.module(), args_for),
     }
     for case in ALL_CASES:
         if case.name not in ECP5_CORPUS:

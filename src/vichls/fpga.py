@@ -336,7 +336,7 @@ def make_report(
             params = {k: v.value.data for k, v in op.params.data.items()}
             if op.primitive.data == "vichls_reg":
                 totals["ff"] += params["WIDTH"] * device.ff_per_register_bit
-            elif op.primitive.data in ("vichls_ram", "vichls_ram_dp"):
+            elif op.primitive.data.startswith("vichls_ram"):
                 ram = oplib.ram_cost(params["WORDS"], params["WIDTH"])
                 for key in ("lut", "ff", "bram18"):
                     totals[key] += ram[key]

@@ -97,6 +97,12 @@ class Device:
     #: products by a constant of at most this many signed digits become shifts and adders
     #: (passes/shift_add_products.py); 0: all stay products
     shift_add_max_digits: int = 0
+    #: local arrays of at most this many bits become distributed RAM with a registered read
+    #: address (rtl_templates/vichls_ram_lut.v); 0: all stay in the block-RAM template
+    lutram_max_bits: int = 0
+    #: their read data after the clock edge: the address register, the LUT RAM and the
+    #: read multiplexer of a ``lutram_max_bits`` array
+    lutram_out_ns: float = 0.0
 
 
 XC7 = Device(
@@ -117,6 +123,8 @@ ECP5 = Device(
     vendor_mul="vichls_mul_ecp5", vendor_mul_max_width=36,  # MULT18X18D output registers
     one_hot_fsm=True,  # LUT4s: a binary state decode plus the next-state mux is too deep
     shift_add_max_digits=4,  # Yosys puts other constant products on a MULT18X18D
+    # a DP16KD read takes 5.8 ns to leave the block: small arrays go to LUT RAM
+    lutram_max_bits=4096, lutram_out_ns=0.5 + 1.1 + 0.25 + 2 * (0.25 + 0.7),
 )
 
 DEVICES: dict[str, Device] = {d.name: d for d in (XC7, ECP5)}
@@ -240,6 +248,8 @@ def cost(kind: str, width: int, dev: Device | None = None) -> OpCost:
     if kind == "ram_read":  # a local array's RAM (ap_memory ports are "mem_read")
         out = d.mem_out_ns if d.ram_out_ns is None else d.ram_out_ns
         return OpCost(1, d.mem_issue_ns, out_delay_ns=out)
+    if kind == "lutram_read":  # a small local array in distributed RAM
+        return OpCost(1, d.mem_issue_ns, out_delay_ns=d.lutram_out_ns)
     if kind == "mem_write":
         return OpCost(0, d.mem_issue_ns)
     if kind in ("stream_get", "stream_put"):  # the FIFO's registered head; stall is apart
@@ -256,6 +266,17 @@ def _div_out(d: Device, w: int) -> float:
 
 def register_cost(width: int) -> OpCost:
     return OpCost(0, 0.0, ff=width)
+
+
+def in_lutram(words: int, width: int, dev: Device | None = None) -> bool:
+    """Whether a local array of ``words`` × ``width`` bits becomes distributed RAM."""
+    return words * width <= (dev or current_device()).lutram_max_bits
+
+
+def local_ram_primitive(words: int, width: int, dual_port: bool, dev: Device | None = None) -> str:
+    """The primitive of rtl_templates/ a local array becomes on ``dev`` (default: active)."""
+    name = "vichls_ram_dp" if dual_port else "vichls_ram"
+    return name + "_lut" if in_lutram(words, width, dev) else name
 
 
 def ram_cost(words: int, width: int) -> dict:

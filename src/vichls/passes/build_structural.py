@@ -10,9 +10,11 @@ loops and ifs.
 
 Binding is one unit per op (no sharing): a multiplier or divider's inputs are wired
 continuously to its operands. Storage: a 0-d memref is a register (``vichls_reg``), an
-N-d local is a RAM (``vichls_ram``), an array parameter is an ap_memory port set; every
-memory has one port (two when the modulo scheduler marked it ``vichls.dual_port``; each
-access then names its port) and all its accesses are muxed by their group-cycle guards.
+N-d local is a RAM (``vichls_ram``, or ``vichls_ram_lut`` where the device keeps small
+arrays in distributed RAM: oplib.local_ram_primitive), an array parameter is an ap_memory
+port set; every memory has one port (two when the modulo scheduler marked it
+``vichls.dual_port``; each access then names its port) and all its accesses are muxed by
+their group-cycle guards.
 
 Streams: a stream parameter is an ap_fifo port set, a local stream a ``vichls_fifo`` cell.
 A get reads the FIFO's head combinationally and strobes ``read``; a put drives ``din`` and
@@ -445,7 +447,7 @@ class StructuralBuilder:
             words *= d
         aw = address_width(words)
         ports = [0, 1] if is_dual_port(op.memref) else [0]
-        cell = self.cell(hint, "vichls_ram_dp" if len(ports) == 2 else "vichls_ram",
+        cell = self.cell(hint, oplib.local_ram_primitive(words, width, len(ports) == 2),
                          {"WIDTH": width, "WORDS": words, "AW": aw}, [
             (f"{name}{n}", direction, w)
             for n in ports

@@ -33,6 +33,8 @@ _GATED_CELL_PORTS = {
     "vichls_reg": ("en",),
     "vichls_ram": ("ce0",),
     "vichls_ram_dp": ("ce0", "ce1"),
+    "vichls_ram_lut": ("ce0",),
+    "vichls_ram_dp_lut": ("ce0", "ce1"),
     "vichls_fifo": ("read", "write"),
     "vichls_mul": ("ce",),
     "vichls_mul_ecp5": ("ce",),

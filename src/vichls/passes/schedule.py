@@ -34,6 +34,7 @@ the segment first), each at its earliest feasible cycle.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import prod
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, ModuleOp, i64
@@ -162,7 +163,12 @@ def op_cost(op: Operation) -> oplib.OpCost:
     if kind == "div" and PIPELINED_DIVIDER_ATTR in op.attributes:
         kind = "div_pipe"
     if kind == "mem_read" and isinstance(op.memref.owner, (memref.AllocOp, memref.AllocaOp)):
-        kind = "ram_read"  # a local array: its RAM's read data may be slower than a port's
+        # a local array: its RAM's read data may be slower than a port's, or faster when
+        # the array is small enough for distributed RAM
+        mtype = op.memref.type
+        words = prod(mtype.get_shape())
+        kind = "lutram_read" if oplib.in_lutram(words, bit_width(mtype.element_type)) \
+            else "ram_read"
     cost = oplib.cost(kind, op_width(op))
     if any(isinstance(v.type, IndexType) for v in (*op.operands, *op.results)):
         # index arithmetic is 32 bits wide in the netlist, but synthesis trims it to the
