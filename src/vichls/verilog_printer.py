@@ -101,6 +101,17 @@ class VerilogPrinter:
             return f"{width_of(value)}'d{c}"
         return self.name(value)
 
+    def sign_flipped(self, value: SSAValue) -> str:
+        """``value`` with its sign bit inverted (two's complement order → unsigned order)."""
+        width = width_of(value)
+        c = self.constant(value)
+        if c is not None:
+            return f"{width}'d{c ^ (1 << (width - 1))}"
+        name = self.name(value)
+        if width == 1:
+            return f"~{name}"
+        return f"{{~{name}[{width - 1}], {name}[{width - 2}:0]}}"
+
     def expression(self, op) -> str:
         if type(op) in _BINARY:
             return f" {_BINARY[type(op)]} ".join(self.ref(v) for v in op.operands)
@@ -108,9 +119,13 @@ class VerilogPrinter:
             return f"$signed({self.ref(op.lhs)}) >>> {self.ref(op.rhs)}"
         if isinstance(op, comb.ICmpOp):
             pred = op.predicate.value.data
-            a, b = self.ref(op.lhs), self.ref(op.rhs)
             if 2 <= pred <= 5:
-                a, b = f"$signed({a})", f"$signed({b})"
+                # a signed order is the unsigned order of the operands with their sign bits
+                # flipped: one carry chain whose carry-out is the result, where a $signed
+                # compare also needs the overflow of the last stage and a LUT after it
+                a, b = self.sign_flipped(op.lhs), self.sign_flipped(op.rhs)
+            else:
+                a, b = self.ref(op.lhs), self.ref(op.rhs)
             return f"{a} {_ICMP[pred]} {b}"
         if isinstance(op, comb.MuxOp):
             return f"{self.ref(op.cond)} ? {self.ref(op.true_value)} : {self.ref(op.false_value)}"

@@ -115,6 +115,8 @@ def _control_inputs():
         "param_bounds": param_bounds,
         "triangular": lambda r: (array(r, int32, (8, 8)), array(r, int32, (8, 8))),
         "data_bounds": lambda r: (array(r, int32, 4, 0.2), array(r, int16, 16), _zeros(int32, 4)),
+        "ranged_bounds": lambda r: (array(r, int32, 64), scalar(r, int32), array(r, uint8, 64),
+                                    array(r, int32, 64)),
         "while_loops": lambda r: (array(r, uint32, 8), _zeros(int32, 8), scalar(r, int32)),
         "classify": lambda r: (array(r, int16, 16), _zeros(uint8, 16)),
         "break_continue": lambda r: (

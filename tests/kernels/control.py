@@ -84,6 +84,38 @@ def triangular(A: int32[N, N], L: int32[N, N]) -> int64:
 
 
 @kernel
+def ranged_bounds(a: int32[64], n: int32, b: uint8[64], out: int32[64]) -> int32:
+    """Loop bounds and compares whose ranges are known from the loops (merge-sort blocks:
+    shifts, products and sums of counters), beside compares that must stay full width: of
+    data, of a parameter, of a product that may wrap, and unsigned ones of values that may
+    be negative (passes/narrow_compares.py, passes/value_ranges.py)."""
+    count: int32 = 0
+    for stage in range(6):
+        width: int32 = 1 << stage
+        for block in range(64 >> (stage + 1)):
+            low: int32 = block * 2 * width
+            high: int32 = low + 2 * width
+            for k in range(low, high):
+                if a[k] < a[high - 1]:
+                    count += 1
+                if k + 1 < high:
+                    out[k] += 1
+                if k - high > -2:
+                    out[k] ^= k
+    for i in range(64):
+        if n < i:
+            out[i] += n
+        if i * 1073741824 < 5:
+            out[i] -= 1
+        if b[i] < i:
+            out[i] += 2
+        d: uint32 = i - 32
+        if d < 4:
+            out[i] *= 3
+    return count
+
+
+@kernel
 def data_bounds(bounds: int32[4], A: int16[16], out: int32[4]):
     lo = bounds[0] & 15
     hi = bounds[1] % 17

@@ -38,7 +38,6 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith, comb, func, hw, memref, scf
 from xdsl.dialects.builtin import (
-    IndexType,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -72,6 +71,7 @@ from vichls.passes.modulo_schedule import (
     iteration_ops,
 )
 from vichls.passes.unsupported import FpgaError
+from vichls.passes.value_ranges import ValueRanges, signed_bits
 from vichls.signature import KernelSignature
 from vichls.types import address_width
 
@@ -161,78 +161,14 @@ def signed_constant(value: SSAValue) -> int | None:
     return v - (1 << width) if v >> (width - 1) else v
 
 
-_INDEX_LIMIT = 1 << (bit_width(IndexType()) - 1)
-
-
-def index_range(value: SSAValue, memo: dict) -> tuple[int, int] | None:
-    """The interval of values ``value`` can take, for constants and for ``index``
-    arithmetic (+, -, * and select) on constants and ``scf.for`` counters whose bounds
-    have known ranges (a counter stays below its upper bound's maximum); None when
-    unknown or when an intermediate value may leave the signed index range."""
-    if value in memo:
-        return memo[value]
-    memo[value] = None  # (no cycles in SSA; this only guards the recursion)
-    owner = value.owner
-    result = None
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        result = (owner.value.value.data, owner.value.value.data)
-    elif isinstance(owner, (arith.IndexCastOp, arith.ExtSIOp)):
-        # sign-extended: the narrower value's range (a data-dependent loop bound read from
-        # an int32 variable needs a 33-bit counter, not a 64-bit one)
-        result = index_range(owner.input, memo) or _signed_range(owner.input.type)
-    elif isinstance(owner, arith.ExtUIOp) and isinstance(owner.input.type, IntegerType):
-        result = (0, (1 << owner.input.type.width.data) - 1)
-    elif not isinstance(value.type, IndexType):
-        result = None
-    elif isinstance(owner, Block):
-        loop = owner.parent_op()
-        if isinstance(loop, scf.ForOp) and value.index == 0:
-            low, high = index_range(loop.lb, memo), index_range(loop.ub, memo)
-            if low is not None and high is not None:
-                result = (low[0], max(low[0], high[1] - 1))
-    elif isinstance(owner, (arith.AddiOp, arith.SubiOp, arith.MuliOp)):
-        a, b = index_range(owner.lhs, memo), index_range(owner.rhs, memo)
-        if a is not None and b is not None:
-            if isinstance(owner, arith.AddiOp):
-                result = (a[0] + b[0], a[1] + b[1])
-            elif isinstance(owner, arith.SubiOp):
-                result = (a[0] - b[1], a[1] - b[0])
-            else:
-                corners = [x * y for x in a for y in b]
-                result = (min(corners), max(corners))
-    elif isinstance(owner, arith.SelectOp):
-        a, b = index_range(owner.lhs, memo), index_range(owner.rhs, memo)
-        if a is not None and b is not None:
-            result = (min(a[0], b[0]), max(a[1], b[1]))
-    if result is not None and not -_INDEX_LIMIT <= result[0] <= result[1] < _INDEX_LIMIT:
-        result = None
-    own = _signed_range(value.type)
-    if result is not None and own is not None and not own[0] <= result[0] <= result[1] <= own[1]:
-        result = None  # (an index cast down to a narrower integer may wrap)
-    memo[value] = result
-    return result
-
-
-def _signed_range(t) -> tuple[int, int] | None:
-    if not isinstance(t, IntegerType):
-        return None
-    half = 1 << (t.width.data - 1)
-    return -half, half - 1
-
-
-def counter_span(loop: scf.ForOp, memo: dict) -> tuple[int, int] | None:
+def counter_span(loop: scf.ForOp, ranges: ValueRanges) -> tuple[int, int] | None:
     """The values a loop's control compares and counts through: both bounds, and the
     counter up to the last increment past the upper bound; None when a bound's range is
     unknown."""
-    low, high, step = (index_range(v, memo) for v in (loop.lb, loop.ub, loop.step))
+    low, high, step = (ranges.known(v) for v in (loop.lb, loop.ub, loop.step))
     if low is None or high is None or step is None or step[0] != step[1] or step[0] <= 0:
         return None
     return min(low[0], high[0]), max(low[1], high[1] + step[0] - 1, 1)
-
-
-def signed_bits(low: int, high: int) -> int:
-    """The width of the smallest two's-complement register holding ``low..high``."""
-    return max(high.bit_length(), (-low - 1).bit_length() if low < 0 else 0) + 1
 
 
 _COMPARE = {
@@ -283,7 +219,7 @@ class StructuralBuilder:
         self.function = function
         self.signature = signature
         self.task_mode = task_mode
-        self.index_ranges: dict = {}  # memo of index_range: loop bounds' value intervals
+        self.ranges = ValueRanges()  # loop bounds' value intervals
         self.idle: SSAValue | None = None
         self.component = st.ComponentOp.create(
             properties={"sym_name": StringAttr(signature.name)}, regions=[Region(Block())]
@@ -665,7 +601,7 @@ class StructuralBuilder:
         reads it extended to the index width, the bounds are read truncated to it."""
         full = bit_width(loop.lb.type)
         iv = loop.body.block.args[0]
-        span = counter_span(loop, self.index_ranges)
+        span = counter_span(loop, self.ranges)
         width = full if span is None else min(full, signed_bits(*span))
         reg = self.register(hint_of(iv, "iv"), width, with_next=with_next)
         if width == full:

@@ -1,0 +1,66 @@
+"""Integer compares in as few bits as their operands can need.
+
+Why: the front end carries loop bounds and induction variables in 64 bits (a ``range``
+over ``int32`` values sign-extends them), so the guards that loop rotation and prefetching
+build (``i + 1 < high``) compare 64-bit values whose upper half only repeats the sign. A
+64-bit compare is a 64-bit carry chain plus its sign logic: on the ECP5 it takes most of a
+150 MHz cycle before any control or datapath logic that reads it, and synthesis cannot
+shorten it because it does not know the ranges.
+
+What: every ``arith.cmpi`` on integers (not ``index``) whose two operands provably lie in
+the range of a K-bit signed integer, K below the type's width, compares their truncations
+to K bits instead, with the same predicate. Truncation is wiring in hardware; the values
+it reads keep their width (synthesis drops the unused upper bits of their adders). The
+ranges come from passes/value_ranges.py. Signed and unsigned predicates are both kept:
+when both operands fit K signed bits their order is the same at K bits for either
+reading; unsigned predicates are narrowed only when both ranges are non-negative.
+
+Assumes two's-complement wrapping integer arithmetic (the kernel language's) and runs on
+the loop-level IR of the FPGA preparation, just before scheduling; value numbering and
+the removal of dead ops afterwards clean up what it leaves.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerType, ModuleOp
+
+from vichls.passes.value_ranges import ValueRanges, signed_bits
+
+_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+
+
+def narrow_compares(module: ModuleOp) -> None:
+    ranges = ValueRanges()
+    for op in list(module.walk()):
+        if isinstance(op, arith.CmpiOp) and isinstance(op.lhs.type, IntegerType):
+            _narrow(op, ranges)
+
+
+def _narrow(op: arith.CmpiOp, ranges: ValueRanges) -> None:
+    width = op.lhs.type.width.data
+    predicate = _PREDICATES[op.predicate.value.data]
+    (a_lo, a_hi), (b_lo, b_hi) = ranges.of(op.lhs), ranges.of(op.rhs)
+    bits = signed_bits(min(a_lo, b_lo), max(a_hi, b_hi))
+    if predicate.startswith("u") and min(a_lo, b_lo) < 0:
+        return
+    if bits >= width:
+        return
+    narrow = IntegerType(bits)
+    operands = []
+    for value in (op.lhs, op.rhs):
+        if isinstance(value.owner, arith.ExtSIOp) and value.owner.input.type == narrow:
+            operands.append(value.owner.input)
+            continue
+        trunc = arith.TruncIOp(value, narrow)
+        trunc.location = op.location
+        op.parent_block().insert_op_before(trunc, op)
+        trunc.result.name_hint = value.name_hint
+        operands.append(trunc.result)
+    new = arith.CmpiOp(operands[0], operands[1], predicate)
+    new.attributes.update(op.attributes)
+    new.location = op.location
+    op.parent_block().insert_op_before(new, op)
+    op.result.replace_all_uses_with(new.result)
+    op.detach()
+    op.erase()

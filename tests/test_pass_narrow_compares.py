@@ -1,0 +1,141 @@
+"""passes/value_ranges.py and passes/narrow_compares.py: the ranges of loop-derived values,
+and compares cut to the bits those ranges need, never where a value may wrap, is unknown,
+or is negative under an unsigned predicate. The corpus kernel ``ranged_bounds`` runs
+Python ≡ CPU ≡ RTL with every other corpus kernel; here its compares and loop counters."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from xdsl.context import Context
+from xdsl.dialects import arith, builtin, func, memref, scf
+from xdsl.parser import Parser
+
+from vichls.fpga import compile_fpga, prepare
+from vichls.passes.narrow_compares import narrow_compares
+from vichls.passes.value_ranges import ValueRanges, signed_bits
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kernels import case_by_name  # noqa: E402
+
+PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+
+#: merge-sort-like loops: a stage counter, a width 1 << stage, an inner i64 loop up to it
+IR = """
+builtin.module {
+  func.func @f(%n: i32, %m: memref<64xi32>) {
+    %c0 = arith.constant 0 : index
+    %c6 = arith.constant 6 : index
+    %c1 = arith.constant 1 : index
+    %one = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %big = arith.constant 2147483647 : i32
+    %s1 = arith.constant 1 : i64
+    %z = arith.constant 0 : i64
+    scf.for %stage = %c0 to %c6 step %c1 {
+      %st = arith.index_cast %stage : index to i32
+      %w = arith.shli %one, %st : i32
+      %hi = arith.extsi %w : i32 to i64
+      scf.for %k = %z to %hi step %s1 : i64 {
+        %k1 = arith.addi %k, %s1 : i64
+        %t = arith.cmpi slt, %k1, %hi : i64
+        %u = arith.cmpi ult, %k1, %hi : i64
+        %ki = arith.trunci %k : i64 to i32
+        %d = arith.cmpi slt, %ki, %n : i32
+        %p = arith.muli %ki, %big : i32
+        %q = arith.cmpi slt, %p, %one : i32
+        %neg = arith.subi %ki, %c32 : i32
+        %r = arith.cmpi ult, %neg, %one : i32
+        %s = arith.cmpi sgt, %neg, %ki : i32
+        %sh = arith.shrsi %w, %st : i32
+        %e = arith.cmpi eq, %sh, %one : i32
+        %keep = arith.select %t, %ki, %n : i32
+        %x = arith.cmpi sle, %keep, %one : i32
+        "test.use"(%u, %d, %q, %r, %s, %e, %x) : (i1, i1, i1, i1, i1, i1, i1) -> ()
+      }
+    }
+    func.return
+  }
+}
+"""
+
+
+def parse(text: str) -> builtin.ModuleOp:
+    ctx = Context(allow_unregistered=True)
+    for d in (builtin.Builtin, func.Func, arith.Arith, scf.Scf, memref.MemRef):
+        ctx.load_dialect(d)
+    return Parser(ctx, text).parse_module()
+
+
+def named(module) -> dict:
+    values = {}
+    for op in module.walk():
+        values.update({r.name_hint: r for r in op.results if r.name_hint})
+        for region in op.regions:
+            for block in region.blocks:
+                values.update({a.name_hint: a for a in block.args if a.name_hint})
+    return values
+
+
+def compares(module) -> list[tuple[str, str]]:
+    return [(str(op.lhs.type), PREDICATES[op.predicate.value.data])
+            for op in module.walk() if isinstance(op, arith.CmpiOp)]
+
+
+def test_signed_bits():
+    assert signed_bits(0, 0) == 1 and signed_bits(-1, 0) == 1
+    assert signed_bits(0, 1) == 2 and signed_bits(-2, 1) == 2
+    assert signed_bits(1, 32) == 7 and signed_bits(-32, 31) == 6 and signed_bits(-33, 0) == 7
+    assert signed_bits(-(1 << 31), (1 << 31) - 1) == 32
+
+
+def test_ranges_follow_loops_shifts_and_arithmetic():
+    module = parse(IR)
+    values = named(module)
+    ranges = ValueRanges()
+    got = {name: ranges.of(values[name]) for name in
+           ("st", "w", "hi", "k", "k1", "ki", "neg", "sh", "keep")}
+    assert got == {"st": (0, 5), "w": (1, 32), "hi": (1, 32), "k": (0, 31), "k1": (1, 32),
+                   "ki": (0, 31), "neg": (-32, -1), "sh": (0, 32),
+                   "keep": (-(1 << 31), (1 << 31) - 1)}
+    # a product that may wrap, and a parameter, have their type's whole range
+    assert ranges.of(values["p"]) == (-(1 << 31), (1 << 31) - 1)
+    assert ranges.known(values["p"]) is None and ranges.known(values["n"]) is None
+    assert ranges.known(values["k"]) == (0, 31)
+
+
+def test_compares_are_narrowed_only_where_the_ranges_allow():
+    module = parse(IR)
+    narrow_compares(module)
+    module.verify()
+    by_result = {}
+    for op in module.walk():
+        if len(op.operands) == 7:  # the "test.use" op
+            by_result = dict(zip("udqrsex", (o.owner for o in op.operands)))
+    kinds = {k: (str(op.lhs.type), PREDICATES[op.predicate.value.data])
+             for k, op in by_result.items()}
+    assert kinds == {
+        "u": ("i7", "ult"),   # 1..32 both: unsigned is safe on non-negative values
+        "d": ("i32", "slt"),  # %n is unknown
+        "q": ("i32", "slt"),  # the product may wrap
+        "r": ("i32", "ult"),  # -32..-1 under an unsigned predicate
+        "s": ("i6", "sgt"),   # -32..31
+        "e": ("i7", "eq"),
+        "x": ("i32", "sle"),  # a select with %n on one side
+    }
+    # the compare feeding the select was narrowed too (1..32 against 1..32)
+    assert ("i7", "slt") in compares(module)
+
+
+def test_ranged_corpus_kernel_gets_narrow_compares_and_counters():
+    case = case_by_name("ranged_bounds")
+    top, _ = prepare(case.kernel.module(), 10.0)
+    wide = sorted(kind for kind in compares(top) if kind[0] == "i32")
+    # a[k] < a[high - 1], n < i, i * 2**30 < 5 (wraps), d < 4 (unsigned, d may be negative)
+    assert wide == [("i32", "slt")] * 3 + [("i32", "ult")], compares(top)
+    assert not [kind for kind in compares(top) if kind[0] == "i64"]
+    verilog = compile_fpga(case.kernel.module()).verilog
+    # block < 32 and k < 2048: the counters of the data-bounded loops are 7 and 13 bits
+    assert "vichls_reg #(.WIDTH(7)) block_" in verilog
+    assert "vichls_reg #(.WIDTH(13)) k_" in verilog
