@@ -63,6 +63,7 @@ from vichls.passes.modulo_schedule import is_dual_port
 from vichls.passes.loop_pipeline import pipeline_ii, pipeline_loop
 from vichls.passes.loop_utils import LoopTransformError
 from vichls.passes.reassociate import reassociate
+from vichls.passes.narrow_arithmetic import narrow_arithmetic
 from vichls.passes.narrow_compares import narrow_compares
 from vichls.passes.remove_dead_ops import remove_dead_ops
 from vichls.passes.rotate_loads import rotate_loads
@@ -176,7 +177,9 @@ def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, Kern
     # balances the adders it makes with their neighbours)
     shift_add_products(module, oplib.current_device().shift_add_max_digits)
     reassociate(module)
-    # last before numbering: the guards rotation and prefetching built are all there
+    # last before numbering: the guards rotation and prefetching built are all there,
+    # and the arithmetic patterns the passes above look for are behind them
+    narrow_arithmetic(module)
     narrow_compares(module)
     value_numbering(module)
     remove_dead_ops(module)

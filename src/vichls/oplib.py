@@ -92,6 +92,9 @@ class Device:
     #: wider ones, and every one when None, are the portable ``vichls_mul``
     vendor_mul: str | None = None
     vendor_mul_max_width: int = 0
+    #: a product read straight from the vendor block's output register: its clock-to-out
+    #: and the longer route from the multiplier column (None: reg_out_ns)
+    vendor_mul_out_ns: float | None = None
     #: the control FSM one-hot encoded (one flip-flop per state; see structural.fsm)
     one_hot_fsm: bool = False
     #: products by a constant of at most this many signed digits become shifts and adders
@@ -121,6 +124,7 @@ ECP5 = Device(
     decision_ns=4.0, ram_out_ns=5.6 + 1.1,  # DP16KD without its output register
     registered_loop_tests=True,
     vendor_mul="vichls_mul_ecp5", vendor_mul_max_width=36,  # MULT18X18D output registers
+    vendor_mul_out_ns=0.75 + 0.4,  # the block's clock-to-out, and 0.4 ns more of route
     one_hot_fsm=True,  # LUT4s: a binary state decode plus the next-state mux is too deep
     shift_add_max_digits=4,  # Yosys puts other constant products on a MULT18X18D
     # a DP16KD read takes 5.8 ns to leave the block: small arrays go to LUT RAM
@@ -231,7 +235,9 @@ def cost(kind: str, width: int, dev: Device | None = None) -> OpCost:
         # sum (two adders) settles in the cycle the result is read (the vendor form keeps
         # operands up to 18 bits whole)
         summed = lat == 1 and w % 2 == 0 and not (in_block and w <= 18)
-        out = d.reg_out_ns + (2 * _carry(d, w) if summed else 0.0)
+        from_block = in_block and lat == 1 and not summed and d.vendor_mul_out_ns is not None
+        out = (d.vendor_mul_out_ns if from_block else d.reg_out_ns) \
+            + (2 * _carry(d, w) if summed else 0.0)
         # the issue cycle holds the multiplier block itself: operands routed in, and the
         # product routed out to a fabric register unless the block registers it
         issue = 3.0 if d is XC7 else d.mul_comb_ns + (1 if in_block else 2) * d.net_ns

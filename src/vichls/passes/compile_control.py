@@ -238,6 +238,27 @@ class ControlCompiler:
             self.top.add_op(self.rebuilt[key])
         return self.rebuilt[key].results[value.index]
 
+    def settled_view(self, value: SSAValue) -> SSAValue:
+        """``value`` computed from registers' outputs only: every next value (of a counter
+        or of a datapath register) is replaced by the register's output. Right for a test
+        recomputed every cycle of a loop's body from values the body never writes (the
+        counter, stepped at the back edge only, and loop-invariant bounds)."""
+        if value in self.value_next:
+            return self.value_next[value][2]
+        if value in self.next_muxes:
+            return self.induction[self.next_muxes[value]]
+        owner = value.owner
+        if not isinstance(owner, Operation) or owner.dialect_name() != "comb":
+            return value
+        operands = [self.settled_view(o) for o in owner.operands]
+        if operands == list(owner.operands):
+            return value
+        key = ("settled", owner, *operands)
+        if key not in self.rebuilt:
+            self.rebuilt[key] = owner.clone(value_mapper=dict(zip(owner.operands, operands)))
+            self.top.add_op(self.rebuilt[key])
+        return self.rebuilt[key].results[value.index]
+
     # -- decision trees ----------------------------------------------------------------
     def branch(self, test, then: Thunk, else_: Thunk):
         self.decisions += 1
@@ -260,12 +281,14 @@ class ControlCompiler:
             return Leaf(self.base[op.group.data])
         if isinstance(op, st.ForOp):
             body = list(op.body.block.ops)
-            return self.branch(
-                self.less_than(op.lower, op.upper),
-                lambda: Write(op.iv_in, op.iv_en, op.lower,
-                              self.enter_seq(body, 0, self.loop_back(op, k))),
-                k,
-            )
+            ahead = self.lookahead(op)
+
+            def start():
+                run = self.enter_seq(body, 0, self.loop_back(op, k))
+                if ahead is not None:
+                    run = Write(ahead[0], ahead[1], self.add(op.lower, op.step), run)
+                return Write(op.iv_in, op.iv_en, op.lower, run)
+            return self.branch(self.less_than(op.lower, op.upper), start, k)
         if isinstance(op, st.PipelineOp):
             pipe = self.pipe[op.group.data]
             return self.branch(
@@ -287,15 +310,31 @@ class ControlCompiler:
 
     def loop_back(self, op: st.ForOp, k: Thunk) -> Thunk:
         def decide():
-            following = self.add(op.iv_out, op.step)
+            ahead = self.lookahead(op)
+            following = self.add(op.iv_out, op.step) if ahead is None else ahead[2]
             body = list(op.body.block.ops)
-            return self.branch(
-                self.exit_test(op, following),
-                lambda: Write(op.iv_in, op.iv_en, following,
-                              self.enter_seq(body, 0, self.loop_back(op, k))),
-                k,
-            )
+
+            def again():
+                run = self.enter_seq(body, 0, self.loop_back(op, k))
+                if ahead is not None:
+                    run = Write(ahead[0], ahead[1], self.add(ahead[2], op.step), run)
+                return Write(op.iv_in, op.iv_en, following, run)
+            return self.branch(self.exit_test(op, following), again, k)
         return decide
+
+    def lookahead(self, op: st.ForOp) -> tuple[SSAValue, SSAValue, SSAValue] | None:
+        """With a registered exit test (``exit_test``), the register that holds the
+        counter's next value (counter + step), written with the counter: the test is then
+        one compare of two registers, and the back edge copies it into the counter. The
+        counter's range leaves room for it (passes/build_structural.counter_span); None
+        for loops whose test is not registered."""
+        if not self.registered_tests or self.min_cycles(op.body.block) < 2:
+            return None
+        key = ("ahead", op)
+        if key not in self.cache:
+            name = op.attributes["loop_name"].data if "loop_name" in op.attributes else "loop"
+            self.cache[key] = self.register(f"{name}_ahead", op.iv_out.type.width.data)
+        return self.cache[key]
 
     def exit_test(self, op: st.ForOp, following: SSAValue) -> SSAValue | bool:
         """Whether ``op`` runs another iteration after this one. With registered loop tests
@@ -312,8 +351,9 @@ class ControlCompiler:
         if key not in self.cache:
             name = op.attributes["loop_name"].data if "loop_name" in op.attributes else "loop"
             reg_in, reg_en, reg_out = self.register(f"{name}_more", 1)
-            # the outputs of the counters (the next values would drag the decisions in)
-            self.top.add_op(st.AssignOp.build(operands=[reg_in, self.on_path(test, {}), None]))
+            # the outputs of the registers (the next values would drag the decisions and
+            # the bounds' arithmetic in)
+            self.top.add_op(st.AssignOp.build(operands=[reg_in, self.settled_view(test), None]))
             self.top.add_op(st.AssignOp.build(operands=[reg_en, self.one(), None]))
             self.cache[key] = reg_out
         return self.cache[key]

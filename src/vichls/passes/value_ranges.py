@@ -71,6 +71,10 @@ class ValueRanges:
         r = self.of(value)
         return None if r is None or r == type_range(value.type) else r
 
+    def remember(self, value: SSAValue, interval: tuple[int, int]) -> None:
+        """Record the range of a value a pass made equal to one already ranged."""
+        self._memo[value] = interval
+
     def of(self, value: SSAValue) -> tuple[int, int] | None:
         """The range of ``value`` (its type's whole range when nothing better is known;
         None for values that are not integers or indices)."""

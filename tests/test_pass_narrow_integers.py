@@ -1,10 +1,12 @@
-"""passes/value_ranges.py and passes/narrow_compares.py: the ranges of loop-derived values,
-and compares cut to the bits those ranges need, never where a value may wrap, is unknown,
-or is negative under an unsigned predicate. The corpus kernel ``ranged_bounds`` runs
-Python ≡ CPU ≡ RTL with every other corpus kernel; here its compares and loop counters."""
+"""passes/value_ranges.py, passes/narrow_compares.py and passes/narrow_arithmetic.py: the
+ranges of loop-derived values; compares and sums, differences and products cut to the bits
+those ranges need, never where a value may wrap or is unknown, nor an unsigned compare of
+values that may be negative. The corpus kernel ``ranged_bounds`` runs Python ≡ CPU ≡ RTL
+with every other corpus kernel; here its compares, products and loop counters."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from xdsl.dialects import arith, builtin, func, memref, scf
 from xdsl.parser import Parser
 
 from vichls.fpga import compile_fpga, prepare
+from vichls.passes.narrow_arithmetic import narrow_arithmetic
 from vichls.passes.narrow_compares import narrow_compares
 from vichls.passes.value_ranges import ValueRanges, signed_bits
 
@@ -52,7 +55,10 @@ builtin.module {
         %e = arith.cmpi eq, %sh, %one : i32
         %keep = arith.select %t, %ki, %n : i32
         %x = arith.cmpi sle, %keep, %one : i32
+        %area = arith.muli %ki, %w : i32
+        %wrapping = arith.addi %p, %one : i32
         "test.use"(%u, %d, %q, %r, %s, %e, %x) : (i1, i1, i1, i1, i1, i1, i1) -> ()
+        "test.keep"(%area, %wrapping, %neg) : (i32, i32, i32) -> ()
       }
     }
     func.return
@@ -139,3 +145,28 @@ def test_ranged_corpus_kernel_gets_narrow_compares_and_counters():
     # block < 32 and k < 2048: the counters of the data-bounded loops are 7 and 13 bits
     assert "vichls_reg #(.WIDTH(7)) block_" in verilog
     assert "vichls_reg #(.WIDTH(13)) k_" in verilog
+    # block * 2 * width (at most 1984) and the like are products of at most 13 bits; two
+    # stay 32-bit: i * 2**30, which wraps, and out[i] * 3, which reads data
+    widths = sorted(int(m) + 1 for m in re.findall(r"wire \[(\d+):0\] \w+ = .* \* ", verilog))
+    assert len(widths) > 4 and widths[-2:] == [32, 32] and widths[-3] <= 13, widths
+
+
+def test_arithmetic_is_narrowed_where_its_result_fits():
+    module = parse(IR)
+    narrow_arithmetic(module)
+    module.verify()
+    kept = next(op for op in module.walk() if len(op.operands) == 3 and not op.results
+                and not isinstance(op, (scf.ForOp, memref.StoreOp)))
+    area, wrapping, neg = (v.owner for v in kept.operands)
+    # 0..31 * 1..32: 0..992 fits 11 signed bits; the product is taken there, then extended
+    assert isinstance(area, arith.ExtSIOp) and str(area.input.type) == "i11"
+    assert isinstance(area.input.owner, arith.MuliOp)
+    assert isinstance(wrapping, arith.AddiOp) and str(wrapping.result.type) == "i32"
+    # -32..-1 fits 6 bits (26 saved), the i64 k + 1 (1..32) fits 7
+    assert isinstance(neg, arith.ExtSIOp) and str(neg.input.type) == "i6"
+    k1 = named(module)["k1"]
+    assert isinstance(k1.owner, arith.ExtSIOp) and str(k1.owner.input.type) == "i7"
+    # a fresh analysis of the narrowed IR stays sound (32 does not fit 6 signed bits, so
+    # ki - 32 is only known to be some 6-bit value; the pass itself kept -32..-1)
+    ranges = ValueRanges()
+    assert ranges.of(area.result) == (0, 992) and ranges.of(neg.result) == (-32, 31)
