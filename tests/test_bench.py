@@ -344,3 +344,31 @@ def test_bound_uses_the_second_port_a_pipelined_loop_gets():
     assert report["interface"]["arrays"]["A"]["ports"] == 2
     bound = cycle_bound(module)
     assert 16 <= bound.cycles <= report["latency"]["min"]
+
+
+def test_median_run_takes_the_lower_middle_figure():
+    from types import SimpleNamespace as Run
+
+    from vichls.bench.synthesis import median_run
+
+    runs = [Run(fmax_mhz=f) for f in (150.0, 120.0, 170.0)]
+    assert median_run(runs).fmax_mhz == 150.0
+    assert median_run(runs[:2]).fmax_mhz == 120.0  # an even count: the lower middle one
+    assert median_run([Run(fmax_mhz=None), Run(fmax_mhz=99.0)]).fmax_mhz is None
+
+
+def test_bench_fmax_seeds_report_the_median(tiny_suite, tmp_path, capsys):
+    """--fmax-seeds 3 places and routes three times: the row keeps every seed's figure and
+    reports the median; the run's record and repeated command say so."""
+    json_path = tmp_path / "s.json"
+    status = main(["bench", "vadd", "--suite-dir", str(tiny_suite), "--quiet", "--no-synth",
+                   "--fmax-seeds", "3", "--json", str(json_path)])
+    assert status == 0, capsys.readouterr().err
+    doc = json.loads(json_path.read_text())
+    row = doc["rows"][0]
+    assert len(row["fmax_by_seed"]) == 3
+    assert row["fmax_mhz"] == sorted(row["fmax_by_seed"])[1]
+    assert doc["options"]["fmax_seeds"] == 3 and "--fmax-seeds 3" in doc["command"]
+    assert main(["bench", "vadd", "--suite-dir", str(tiny_suite), "--quiet",
+                 "--fmax-seeds", "0"]) == 2
+    assert "--fmax-seeds" in capsys.readouterr().err

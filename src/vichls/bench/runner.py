@@ -56,6 +56,7 @@ class BenchOptions:
     clock_period_ns: float = 10.0
     device: str = "xc7"  # the operator-library table the designs are scheduled with
     fmax_target_mhz: float | None = None  # default: the scheduled clock, 1000 / period
+    fmax_seeds: int = 1  # placer seeds per design; the median fmax is reported
     suite_dir: Path | None = None
     simulator: str = "verilator"
     max_cycles: int = 50_000_000
@@ -284,7 +285,7 @@ def run_bench(options: BenchOptions, log: Callable[[str], None] | None = None) -
 
                 job = SynthJob(bench.name, b.design.signature.name, b.design.verilog,
                                xilinx=options.synth, fmax=options.fmax,
-                               target_mhz=options.target_mhz)
+                               target_mhz=options.target_mhz, fmax_seeds=options.fmax_seeds)
                 futures[bench.name] = pool.submit(synthesize, job)
         _simulate(built, options, say)
         if futures:
@@ -367,6 +368,9 @@ def _take_synthesis(b: _Built, result) -> None:
         b.row["fmax_mhz"] = round(result.fmax_mhz, 1)
         # the signals of the worst path (JSON only: where a design's clock is lost)
         b.row["fmax_path"] = " -> ".join(result.ecp5.get("critical_path", []))
+        if "fmax_by_seed" in result.ecp5:
+            b.row["fmax_by_seed"] = [None if f is None else round(f, 1)
+                                     for f in result.ecp5["fmax_by_seed"]]
     b.row["synth_s"] = round(result.xilinx_seconds + result.fmax_seconds, 1)
     if result.errors and b.row["status"] == "ok":
         _fail(b, "synth error", " | ".join(result.errors))
