@@ -6,7 +6,7 @@ benchmark the fmax and simulated cycles of both runs, the run time in microsecon
 the count at or above the target, and the newer run's whole table.
 
     python benchmarks/compare_fmax.py BEFORE.json AFTER.json [--markdown PAGE]
-        [--before-label TEXT] [--target MHZ]
+        [--before-label TEXT] [--target MHZ] [--note TEXT ...]
 
 Both runs must cover the same benchmarks with fmax measured (no ``--no-fmax``).
 """
@@ -73,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", type=float, default=150.0, help="the fmax goal (MHz)")
     parser.add_argument("--before-label", default="", help="what the earlier run was")
     parser.add_argument("--markdown", type=Path, help="write the results page here")
+    parser.add_argument("--note", action="append", default=[],
+                        help="a line for the page, after the summary (repeatable)")
     args = parser.parse_args(argv)
     before, after = (json.loads(p.read_text()) for p in (args.before, args.after))
     lines, summary = compare(before, after, args.target)
@@ -103,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
             *lines,
             "",
             *summary,
+            *(f"- {note}" for note in args.note),
             "",
             "Full table of the run:",
             "",
