@@ -124,3 +124,31 @@ def test_sim_stops_a_reference_that_never_finishes(tmp_path, capsys):
     assert main(["sim", str(path), "--runs", "1", "--reference-timeout", "0.5"]) == 2
     err = capsys.readouterr().err
     assert "did not finish within 0.5 s" in err and f"{path}: error:" in err
+
+
+def test_a_closed_pipe_on_standard_output_ends_quietly(tmp_path, monkeypatch, capsys):
+    """`vichls compile ... | head -1`: when the reader goes away, vichls stops with the
+    status of a command killed by SIGPIPE and no "internal error" message."""
+
+    class ClosedPipe:
+        def __init__(self, fd):
+            self.fd = fd
+
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def fileno(self):
+            return self.fd
+
+    src = tmp_path / "k.py"
+    src.write_text("from vichls import int32, kernel\n\n\n@kernel\n"
+                   "def add(a: int32, b: int32) -> int32:\n    return a + b\n")
+    with open(tmp_path / "sink", "w") as sink:
+        # dup2 must not touch the test runner's own standard output
+        monkeypatch.setattr(sys, "stdout", ClosedPipe(sink.fileno()))
+        status = main(["compile", str(src), "-o", str(tmp_path / "out")])
+    assert status == 141
+    assert "internal error" not in capsys.readouterr().err

@@ -556,6 +556,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("vichls: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader of standard output went away (`vichls compile ... | head`): stop
+        # quietly, as a command killed by SIGPIPE would; flushing at exit must not fail too
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except Exception as e:  # a bug in vichls, not in the user's input
         if os.environ.get("VICHLS_DEBUG"):
             raise
