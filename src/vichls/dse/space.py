@@ -428,13 +428,14 @@ class Space:
 
     # -- sampling and moves ----------------------------------------------------------------------
     def seeds(self) -> list[Point]:
-        """A structured first sample: no directives; each loop unrolled alone by each factor;
-        every innermost loop unrolled by a common factor (alone and with the loop above
-        unrolled too); each pipeline candidate alone and over the uniform unrolls."""
+        """A structured first sample, pipelined points first (under a time budget the
+        search may only get through part of it): no directives; each pipeline candidate
+        alone, then over every innermost loop unrolled by a common factor (the loop above
+        unrolled too or not), each with and without the partitions its pipelining implies;
+        then the same uniform unrolls without pipelining; then each loop unrolled alone by
+        each factor. Factors grow along the list: small points are quick to build, and the
+        search moves on from the best of them."""
         base = Point()
-        out = [base]
-        for path in self.loops:
-            out += [base.with_unroll(path, f) for f in self.unroll_factors(path) if f > 1]
         inner = [p for p, k in self.loops.items() if k.innermost and k.trip]
         factors = sorted({f for p in inner for f in self.unroll_factors(p) if f > 1})
         uniform = []
@@ -442,21 +443,23 @@ class Space:
             pt = base
             for p in inner:
                 pt = pt.with_unroll(p, max(d for d in self.unroll_factors(p) if d <= f))
-            uniform.append(pt)
             parents = {self.loops[p].parent for p in inner} - {None}
+            uniform.append(pt)
             for g in sorted({g for q in parents for g in self.unroll_factors(q) if g > 1}):
                 up = pt
                 for q in parents:
                     up = up.with_unroll(q, max(d for d in self.unroll_factors(q) if d <= g))
                 uniform.append(up)
+        candidates = self.pipeline_candidates()
+        piped = [u.with_pipeline([path]) for u in [base, *uniform] for path in candidates]
+        out = [base]
+        # the partitions pipelining implies make a point costlier to build and are
+        # sometimes the worse design: both variants, the one with them first
+        for p in piped:
+            out += [p, self.without_implied_partitions(p)]
         out += uniform
-        piped = []
-        for path in self.pipeline_candidates():
-            piped.append(base.with_pipeline([path]))
-            piped += [u.with_pipeline([path]) for u in uniform]
-        # each pipelined seed first without the partitions its pipelining implies (cheap to
-        # build, and sometimes the better design), then with them
-        out += [self.without_implied_partitions(p) for p in piped] + piped
+        for path in self.loops:
+            out += [base.with_unroll(path, f) for f in self.unroll_factors(path) if f > 1]
         seen, unique = set(), []
         for p in out:
             if p not in seen and self.valid(p):
