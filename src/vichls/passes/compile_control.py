@@ -187,7 +187,14 @@ class ControlCompiler:
             en = self.next_muxes[value]
             return written.get(en, self.induction[en])
         owner = value.owner
-        operands = [self.on_path(o, written) for o in owner.operands]
+        return self.rebuilt_with(value, [self.on_path(o, written) for o in owner.operands])
+
+    def rebuilt_with(self, value: SSAValue, operands: list[SSAValue]) -> SSAValue:
+        """``value`` computed by a copy of its comb op reading ``operands`` instead (one
+        copy per distinct operand list), or ``value`` itself when they are its own."""
+        owner = value.owner
+        if operands == list(owner.operands):
+            return value
         key = (owner, *operands)
         if key not in self.rebuilt:
             self.rebuilt[key] = owner.clone(value_mapper=dict(zip(owner.operands, operands)))
@@ -229,14 +236,7 @@ class ControlCompiler:
         owner = value.owner
         if not isinstance(owner, Operation) or owner.dialect_name() != "comb":
             return value
-        operands = [self.in_state_view(o, state) for o in owner.operands]
-        if operands == list(owner.operands):
-            return value
-        key = ("in_state", owner, *operands)
-        if key not in self.rebuilt:
-            self.rebuilt[key] = owner.clone(value_mapper=dict(zip(owner.operands, operands)))
-            self.top.add_op(self.rebuilt[key])
-        return self.rebuilt[key].results[value.index]
+        return self.rebuilt_with(value, [self.in_state_view(o, state) for o in owner.operands])
 
     def settled_view(self, value: SSAValue) -> SSAValue:
         """``value`` computed from registers' outputs only: every next value (of a counter
@@ -250,14 +250,7 @@ class ControlCompiler:
         owner = value.owner
         if not isinstance(owner, Operation) or owner.dialect_name() != "comb":
             return value
-        operands = [self.settled_view(o) for o in owner.operands]
-        if operands == list(owner.operands):
-            return value
-        key = ("settled", owner, *operands)
-        if key not in self.rebuilt:
-            self.rebuilt[key] = owner.clone(value_mapper=dict(zip(owner.operands, operands)))
-            self.top.add_op(self.rebuilt[key])
-        return self.rebuilt[key].results[value.index]
+        return self.rebuilt_with(value, [self.settled_view(o) for o in owner.operands])
 
     # -- decision trees ----------------------------------------------------------------
     def branch(self, test, then: Thunk, else_: Thunk):
