@@ -179,8 +179,7 @@ def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, Kern
     reassociate(module)
     # last before numbering: the guards rotation and prefetching built are all there,
     # and the arithmetic patterns the passes above look for are behind them
-    narrow_arithmetic(module)
-    narrow_compares(module)
+    narrow_compares(module, narrow_arithmetic(module))
     value_numbering(module)
     remove_dead_ops(module)
     schedule_module(module, clock_period_ns)

@@ -321,12 +321,18 @@ class ControlCompiler:
         one compare of two registers, and the back edge copies it into the counter. The
         counter's range leaves room for it (passes/build_structural.counter_span); None
         for loops whose test is not registered."""
-        if not self.registered_tests or self.min_cycles(op.body.block) < 2:
+        if not self.registered_exit(op):
             return None
         key = ("ahead", op)
         if key not in self.cache:
-            name = op.attributes["loop_name"].data if "loop_name" in op.attributes else "loop"
-            self.cache[key] = self.register(f"{name}_ahead", op.iv_out.type.width.data)
+            self.cache[key] = self.register(f"{_loop_name(op)}_ahead", op.iv_out.type.width.data)
+        return self.cache[key]
+
+    def registered_exit(self, op: st.ForOp) -> bool:
+        """Whether ``op``'s exit test comes from a register (``exit_test``)."""
+        key = ("registered", op)
+        if key not in self.cache:
+            self.cache[key] = self.registered_tests and self.min_cycles(op.body.block) >= 2
         return self.cache[key]
 
     def exit_test(self, op: st.ForOp, following: SSAValue) -> SSAValue | bool:
@@ -337,13 +343,11 @@ class ControlCompiler:
         register holds the right answer from its second on, and the adder and comparator
         leave the decision's path."""
         test = self.less_than(following, op.upper)
-        if isinstance(test, bool) or not self.registered_tests \
-                or self.min_cycles(op.body.block) < 2:
+        if isinstance(test, bool) or not self.registered_exit(op):
             return test
         key = ("more", op)
         if key not in self.cache:
-            name = op.attributes["loop_name"].data if "loop_name" in op.attributes else "loop"
-            reg_in, reg_en, reg_out = self.register(f"{name}_more", 1)
+            reg_in, reg_en, reg_out = self.register(f"{_loop_name(op)}_more", 1)
             # the outputs of the registers (the next values would drag the decisions and
             # the bounds' arithmetic in)
             self.top.add_op(st.AssignOp.build(operands=[reg_in, self.settled_view(test), None]))
@@ -608,6 +612,10 @@ class PipelineControl:
         if self.phase is not None:
             tree = Write(self.phase[0], self.phase[1], self.phase_zero, tree)
         return tree
+
+
+def _loop_name(op: st.ForOp) -> str:
+    return op.attributes["loop_name"].data if "loop_name" in op.attributes else "loop"
 
 
 def remove_unused_logic(block: Block) -> None:

@@ -12,7 +12,7 @@ K below the type's width, becomes the same operation on the operands truncated t
 sign-extended back. This is exact: the K-bit operation gives the exact result modulo
 2**K whatever the operands' upper bits were, and the result fits K signed bits, so the
 extension restores it. Operations whose result may wrap are left alone, as are those
-already at most ``MIN_WIDTH`` bits narrower than their type (nothing to gain).
+that would lose fewer than ``MIN_SAVING`` bits (nothing to gain).
 
 Assumes the loop-level IR of the FPGA preparation, just before scheduling (after the
 passes that pattern-match full-width arithmetic: division by constants, shift-and-add
@@ -24,45 +24,37 @@ from __future__ import annotations
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerType, ModuleOp
 
-from vichls.passes.value_ranges import ValueRanges, signed_bits
+from vichls.passes.value_ranges import ValueRanges, signed_bits, truncated_before
 
 #: only narrow when at least this many bits go
 MIN_SAVING = 4
 
 
-def narrow_arithmetic(module: ModuleOp) -> None:
-    ranges = ValueRanges()
+def narrow_arithmetic(module: ModuleOp, ranges: ValueRanges | None = None) -> ValueRanges:
+    """Returns the range analysis, which stays valid for the rewritten module (the
+    narrowed results keep their ranges): passes/narrow_compares.py reuses it."""
+    ranges = ranges or ValueRanges()
     for op in list(module.walk()):
         if isinstance(op, (arith.AddiOp, arith.SubiOp, arith.MuliOp)) \
                 and isinstance(op.result.type, IntegerType):
             _narrow(op, ranges)
+    return ranges
 
 
 def _narrow(op, ranges: ValueRanges) -> None:
-    width = op.result.type.width.data
     known = ranges.known(op.result)
     if known is None:
         return
     bits = signed_bits(*known)
-    if width - bits < MIN_SAVING:
+    if op.result.type.width.data - bits < MIN_SAVING:
         return
     narrow = IntegerType(bits)
-    block = op.parent_block()
-    operands = []
-    for value in (op.lhs, op.rhs):
-        trunc = arith.TruncIOp(value, narrow)
-        trunc.location = op.location
-        block.insert_op_before(trunc, op)
-        trunc.result.name_hint = value.name_hint
-        operands.append(trunc.result)
-    small = type(op)(operands[0], operands[1])
-    small.location = op.location
-    small.result.name_hint = op.result.name_hint
+    small = type(op)(truncated_before(op.lhs, narrow, op), truncated_before(op.rhs, narrow, op))
     wide = arith.ExtSIOp(small.result, op.result.type)
-    wide.location = op.location
-    wide.result.name_hint = op.result.name_hint
-    block.insert_op_before(small, op)
-    block.insert_op_before(wide, op)
+    for new in (small, wide):
+        new.location = op.location
+        new.result.name_hint = op.result.name_hint
+        op.parent_block().insert_op_before(new, op)
     ranges.remember(wide.result, known)  # (its users keep their tight ranges)
     op.result.replace_all_uses_with(wide.result)
     op.detach()

@@ -25,39 +25,29 @@ from __future__ import annotations
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerType, ModuleOp
 
-from vichls.passes.value_ranges import ValueRanges, signed_bits
+from vichls.passes.value_ranges import ValueRanges, signed_bits, truncated_before
 
-_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+#: arith.cmpi's unsigned predicates (ult, ule, ugt, uge)
+_UNSIGNED = range(6, 10)
 
 
-def narrow_compares(module: ModuleOp) -> None:
-    ranges = ValueRanges()
+def narrow_compares(module: ModuleOp, ranges: ValueRanges | None = None) -> None:
+    """``ranges``: an analysis of ``module`` to reuse (passes/narrow_arithmetic.py's)."""
+    ranges = ranges or ValueRanges()
     for op in list(module.walk()):
         if isinstance(op, arith.CmpiOp) and isinstance(op.lhs.type, IntegerType):
             _narrow(op, ranges)
 
 
 def _narrow(op: arith.CmpiOp, ranges: ValueRanges) -> None:
-    width = op.lhs.type.width.data
-    predicate = _PREDICATES[op.predicate.value.data]
+    predicate = op.predicate.value.data
     (a_lo, a_hi), (b_lo, b_hi) = ranges.of(op.lhs), ranges.of(op.rhs)
     bits = signed_bits(min(a_lo, b_lo), max(a_hi, b_hi))
-    if predicate.startswith("u") and min(a_lo, b_lo) < 0:
-        return
-    if bits >= width:
+    if bits >= op.lhs.type.width.data or (predicate in _UNSIGNED and min(a_lo, b_lo) < 0):
         return
     narrow = IntegerType(bits)
-    operands = []
-    for value in (op.lhs, op.rhs):
-        if isinstance(value.owner, arith.ExtSIOp) and value.owner.input.type == narrow:
-            operands.append(value.owner.input)
-            continue
-        trunc = arith.TruncIOp(value, narrow)
-        trunc.location = op.location
-        op.parent_block().insert_op_before(trunc, op)
-        trunc.result.name_hint = value.name_hint
-        operands.append(trunc.result)
-    new = arith.CmpiOp(operands[0], operands[1], predicate)
+    new = arith.CmpiOp(truncated_before(op.lhs, narrow, op),
+                       truncated_before(op.rhs, narrow, op), predicate)
     new.attributes.update(op.attributes)
     new.location = op.location
     op.parent_block().insert_op_before(new, op)

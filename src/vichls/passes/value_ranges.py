@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
-from xdsl.ir import BlockArgument, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 
 #: the width of ``index`` values in the datapath (passes/schedule.bit_width)
 INDEX_WIDTH = 32
@@ -137,3 +137,15 @@ class ValueRanges:
         if not (step and low and high) or step[0] <= 0:
             return None
         return (low[0], max(low[0], high[1] - 1))
+
+
+def truncated_before(value: SSAValue, type_: IntegerType, user: Operation) -> SSAValue:
+    """``value`` truncated to ``type_`` by an op inserted before ``user`` (with its
+    location), or the source of a sign extension from exactly that type."""
+    if isinstance(value.owner, arith.ExtSIOp) and value.owner.input.type == type_:
+        return value.owner.input
+    trunc = arith.TruncIOp(value, type_)
+    trunc.location = user.location
+    trunc.result.name_hint = value.name_hint
+    user.parent_block().insert_op_before(trunc, user)
+    return trunc.result
