@@ -195,6 +195,40 @@ def test_seeds_and_neighbours_respect_the_parallelism_bound(nest):
     assert Point() in space.neighbours(start)
 
 
+GEMM_LIKE = """
+from vichls import int32, kernel
+
+@kernel
+def gemm_like(C: int32[6, 40], A: int32[6, 30], B: int32[30, 40]):
+    for i in range(6):
+        for j in range(40):
+            C[i, j] *= 3
+        for k in range(30):
+            for j in range(40):
+                C[i, j] += A[i, k] * B[k, j]
+"""
+
+
+def test_pipelines_imply_copies_within_the_slack(tmp_path):
+    """Pipelining a loop unrolls its inner loops fully: those copies count against the
+    parallelism bound (with PIPELINE_SLACK), so pipelining ``i`` (40 + 30 x 40 copies) is
+    no point of the space, while ``i/k`` (40 copies) is, and the first seeds pipeline
+    every nest as far out as that allows."""
+    from vichls.dse.space import PIPELINE_SLACK
+
+    gemm_like, _ = _load(tmp_path, GEMM_LIKE, "gemm_like")
+    space = Space(gemm_like, max_parallel=12)
+    assert 40 <= PIPELINE_SLACK * 12 < 30 * 40
+    assert not space.valid(Point(pipeline=("i",)))
+    assert space.valid(Point(pipeline=("i/k",)))
+    assert not space.valid(Point(pipeline=("i/k",)).with_unroll("i", 2))  # 80 copies
+    outward = Point(pipeline=("i/j", "i/k"))
+    assert space.pipelined_outward(Point()) == outward
+    seeds = space.seeds()
+    assert seeds[:2] == [Point(), outward]
+    assert all(space.valid(p) for p in seeds)
+
+
 def test_layouts_have_one_spelling(nest):
     space = Space(nest, max_parallel=8)
     inner = Point().with_unroll("i/j", 2)

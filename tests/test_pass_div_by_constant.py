@@ -16,7 +16,8 @@ import random
 
 import numpy as np
 import pytest
-from xdsl.dialects import arith, func
+from xdsl.context import Context
+from xdsl.dialects import arith, builtin, func, memref, scf
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Block, Region
 
@@ -26,6 +27,7 @@ from vichls.passes.div_by_constant import div_by_constant, magic_number, signed_
 from vichls.passes.schedule import op_kind
 
 _DIV = {True: (arith.DivSIOp, arith.RemSIOp), False: (arith.DivUIOp, arith.RemUIOp)}
+_DIVISIONS = (*_DIV[True], *_DIV[False])
 
 
 # -- building and evaluating one division ------------------------------------------------
@@ -423,6 +425,63 @@ def stencil_pipelined(a: int32[18], b: int32[16], c: uint16[16]):
         c[i] = uint16(a[i]) // 10
 
 
+@kernel
+def rolled_over_banks(a: int32[20], b: int32[20]):
+    for i in range(20):  # rolled: the bank is i % 5 and the offset i // 5, on index
+        b[i] = a[i] * 3 + i // 3 - i % 7  # non-negative dividends: unsigned, narrow
+
+
+ROLLED_OVER_BANKS = (("partition", "a", {"dim": 1, "factor": 5}),
+                     ("partition", "b", {"dim": 1, "factor": 5}))
+
+
+def test_ranged_and_index_dividends_need_no_divider():
+    """The dividends are loop counters (0..19): their divisions by constants, the bank
+    arithmetic of the partitioned arrays on ``index`` included, become narrow products
+    and shifts, with no floor adjustment left."""
+    from vichls.fpga import compile_fpga, prepare
+
+    module = schedule_of(rolled_over_banks, *ROLLED_OVER_BANKS).module()
+    prepare(module, 10.0)
+    assert not _ops(module, _DIVISIONS)
+    # the selects left pick a bank's read or guard a prefetch: no floor adjustment
+    assert not [op for op in _ops(module, arith.SelectOp) if isinstance(op.cond.owner, arith.AndIOp)]
+    design = compile_fpga(schedule_of(rolled_over_banks, *ROLLED_OVER_BANKS).module())
+    assert "vichls_div" not in design.verilog
+
+
+def parse_function(text: str) -> ModuleOp:
+    from xdsl.parser import Parser
+
+    ctx = Context()
+    for d in (builtin.Builtin, func.Func, arith.Arith, scf.Scf, memref.MemRef):
+        ctx.load_dialect(d)
+    return Parser(ctx, f"builtin.module {{ {text} }}").parse_module()
+
+
+def test_quotient_zero_below_the_divisor():
+    """``j // 25`` and ``j % 25`` for ``j`` in 0..24 are 0 and ``j``: no arithmetic."""
+    module = parse_function("""
+      func.func @f(%out: memref<25xindex>, %rem: memref<25xindex>) {
+        %c0 = arith.constant 0 : index
+        %c1 = arith.constant 1 : index
+        %c25 = arith.constant 25 : index
+        scf.for %j = %c0 to %c25 step %c1 {
+          %q = arith.divui %j, %c25 : index
+          %r = arith.remui %j, %c25 : index
+          memref.store %q, %out[%j] : memref<25xindex>
+          memref.store %r, %rem[%j] : memref<25xindex>
+        }
+        func.return
+      }""")
+    div_by_constant(module)
+    (loop,) = _ops(module, scf.ForOp)
+    stores = [op for op in loop.body.block.ops if isinstance(op, memref.StoreOp)]
+    assert isinstance(stores[0].value.owner, arith.ConstantOp)
+    assert stores[0].value.owner.value.value.data == 0
+    assert stores[1].value is loop.body.block.args[0]
+
+
 def _arrays(rng: np.random.Generator, dtype, shapes: list[int]) -> list[np.ndarray]:
     info = np.iinfo(dtype)
     out = []
@@ -470,10 +529,13 @@ def outcomes():
         ("uint32", divide_uint32, _calls(np.uint32, 16)),
         ("int64", divide_int64, _int64_calls()),
         ("pipelined", pipelined, _pipelined_calls()),
+        ("rolled_over_banks", Scheduled(schedule_of(rolled_over_banks, *ROLLED_OVER_BANKS)),
+         [(np.arange(20, dtype=np.int32) * 7919 - 50000, np.zeros(20, np.int32))]),
     ])
 
 
-@pytest.mark.parametrize("name", ["int8", "uint16", "int32", "uint32", "int64", "pipelined"])
+@pytest.mark.parametrize("name", ["int8", "uint16", "int32", "uint32", "int64", "pipelined",
+                                  "rolled_over_banks"])
 def test_python_equals_cpu_equals_rtl(outcomes, name):
     assert_outcome(outcomes[name])
 

@@ -281,6 +281,84 @@ def test_nest_moves_a_fixed_element_out_level_by_level():
     assert [op.name for op in accesses(m, "s")] == ["memref.load", "memref.store"]
 
 
+def test_distinct_constant_elements_each_get_a_register():
+    """A row of accumulators at constant indices (gemm's ``C[i][j]`` with ``j`` unrolled)
+    moves to one register per element: the constants prove the elements distinct."""
+    body = """
+          %x = memref.load %p[%j] : memref<8xi32>
+          %old1 = memref.load %A[%i, %c1] : memref<8x8xi32>
+          %new1 = arith.addi %old1, %x : i32
+          memref.store %new1, %A[%i, %c1] : memref<8x8xi32>
+          %old3 = memref.load %A[%i, %c3] : memref<8x8xi32>
+          %new3 = arith.muli %old3, %x : i32
+          memref.store %new3, %A[%i, %c3b] : memref<8x8xi32>
+    """
+    m = kernel_ir(body)
+    scalar_replacement(m, profitable_only=False)
+    m.verify()
+    loop = only_loop(m)
+    assert accesses(loop, "A") == []
+    registers = {op.memref for op in loop.walk()
+                 if isinstance(op, (memref.LoadOp, memref.StoreOp))
+                 and op.memref.type.get_shape() == ()}
+    assert len(registers) == 2
+    assert [op.name for op in accesses(m, "A")] == ["memref.load", "memref.load",
+                                                   "memref.store", "memref.store"]
+    # an element whose index is not a constant might be either of them: nothing moves
+    m = kernel_ir(body + """
+          %any = memref.load %A[%i, %i] : memref<8x8xi32>
+          memref.store %any, %p[%c0] : memref<8xi32>
+    """)
+    scalar_replacement(m, profitable_only=False)
+    assert len(accesses(only_loop(m), "A")) == 5
+
+
+def test_pipelined_loop_always_moves_its_accumulators():
+    """In a pipelined loop the element's read-modify-write is a recurrence through the
+    memory (II >= 2); in a register it is not, so the default transforms it even though
+    the body reads other arrays."""
+    m = kernel_ir(ACCUMULATE)
+    only_loop(m).attributes["vichls.pipeline"] = builtin.IntegerAttr(1, builtin.i64)
+    scalar_replacement(m)
+    assert accesses(only_loop(m), "q") == []
+
+
+TRIANGLE = """
+    builtin.module {{
+      func.func @f(%B: memref<8xi32>, %A: memref<8xi32>, %i: index) {{
+        %c1 = arith.constant 1 : index
+        %c8 = arith.constant 8 : index
+        %c0 = arith.constant 0 : index
+        %i1 = arith.addi %i, %c1 : index
+        scf.for %k = {bounds} step %c1 {{
+          %old = memref.load %B[%i] : memref<8xi32>
+          %b = memref.load %B[%k] : memref<8xi32>
+          %a = memref.load %A[%k] : memref<8xi32>
+          %m = arith.muli %a, %b : i32
+          %new = arith.addi %old, %m : i32
+          memref.store %new, %B[%i] : memref<8xi32>
+        }}
+        func.return
+      }}
+    }}"""
+
+
+@pytest.mark.parametrize("bounds,moves", [
+    ("%i1 to %c8", True),  # trmm: k from i + 1 never names B[i]
+    ("%c0 to %i", True),  # trisolv: k below i
+    ("%i to %c8", False),  # k = i on the first iteration
+    ("%c0 to %i1", False),  # k = i on the last
+])
+def test_a_moving_index_that_provably_misses_the_element(bounds, moves):
+    m = parse(TRIANGLE.format(bounds=bounds))
+    scalar_replacement(m, profitable_only=False)
+    m.verify()
+    left = accesses(only_loop(m), "B")
+    assert len(left) == (1 if moves else 3)  # B[k] is read from memory either way
+    if moves:
+        assert list(left[0].indices) == [only_loop(m).body.block.args[0]]
+
+
 # -- end to end: the transformed design computes what Python does -----------------------
 
 
@@ -312,7 +390,35 @@ def sr_nested_fixed(s: int32[3]) -> int32:
     return s[1]
 
 
+@kernel
+def sr_row_accumulators(C: int32[3, 6], A: int32[3, 5], B: int32[5, 6]):
+    for i in range(3):
+        for k in range(5):
+            for j in range(6):
+                C[i, j] += A[i, k] * B[k, j]
+
+
+ROW_ACCUMULATORS = (("pipeline", "i/k"), ("partition", "B", {"dim": 2, "factor": 6}))
+
+
+@kernel
+def sr_triangles(A: int32[6, 6], B: int32[6, 4], x: int32[6], b: int32[6]):
+    for i in range(6):  # trmm: B[i][j] accumulates over the rows below i
+        for j in range(4):
+            for k in range(i + 1, 6):
+                B[i, j] += A[k, i] * B[k, j]
+    for r in range(6):  # trisolv: x[r] accumulates over the x[c] above it
+        x[r] = b[r]
+        for c in range(r):
+            x[r] -= A[r, c] * x[c]
+
+
+TRIANGLES = (("pipeline", "i/j/k"), ("pipeline", "r/c"))
+
+
 def test_python_cpu_rtl_agree():
+    from e2e import Scheduled, schedule_of
+
     rng = np.random.default_rng(7)
 
     def arr(*shape):
@@ -323,7 +429,28 @@ def test_python_cpu_rtl_agree():
         ("sr_maybe_empty", sr_maybe_empty,
          [(arr(6), n, i) for n, i in ((0, 2), (1, 0), (5, 4), (2, 5), (3, 1))]),
         ("sr_nested_fixed", sr_nested_fixed, [(arr(3),) for _ in range(2)]),
+        ("sr_row_accumulators", Scheduled(schedule_of(sr_row_accumulators, *ROW_ACCUMULATORS)),
+         [(arr(3, 6), arr(3, 5), arr(5, 6)) for _ in range(2)]),
+        ("sr_triangles", Scheduled(schedule_of(sr_triangles, *TRIANGLES)),
+         [(arr(6, 6), arr(6, 4), arr(6), arr(6)) for _ in range(2)]),
     ]
     outcomes = run_batch(items)
     for name, _, _ in items:
         assert_outcome(outcomes[name])
+    # triangular loops: the report's latency counts their iterations exactly
+    from vichls.fpga import compile_fpga
+
+    report = compile_fpga(schedule_of(sr_triangles, *TRIANGLES).module()).report
+    assert all(loop["ii"] == 1 for loop in report["loops"] if loop["pipelined"]), report
+    assert report["latency"]["max"] in outcomes["sr_triangles"].cycles, report["latency"]
+
+
+def test_pipelined_row_of_accumulators_runs_at_one_iteration_per_cycle():
+    """The six ``C[i, j]`` of the unrolled ``j`` live in registers across ``k``: C keeps
+    one memory, and the pipeline is not bound by its ports or a recurrence through it."""
+    from e2e import schedule_of
+    from vichls.fpga import compile_fpga
+
+    design = compile_fpga(schedule_of(sr_row_accumulators, *ROW_ACCUMULATORS).module())
+    (k,) = [loop for loop in design.report["loops"] if loop["pipelined"]]
+    assert k["ii"] == 1, k

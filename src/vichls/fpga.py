@@ -36,13 +36,18 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import affine, builtin, func, memref, scf
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block
+from xdsl.ir import Block, Operation
 
 from vichls import oplib
 from vichls.dialects import graph
 from vichls.dialects import stream as ir_stream
 from vichls.dialects import structural as st
-from vichls.passes.build_structural import build_structural, static_trip_count
+from vichls.passes.build_structural import (
+    SOURCE_ATTR,
+    build_structural,
+    source_controls,
+    static_trip_count,
+)
 from vichls.passes.check_stream_depths import check_stream_depths
 from vichls.passes.compile_control import compile_control
 from vichls.passes.insert_stall import insert_stall
@@ -77,6 +82,7 @@ from vichls.passes.schedule import (
 )
 from vichls.passes.unsupported import FpgaError
 from vichls.passes.value_numbering import value_numbering
+from vichls.static_eval import counter_expression, evaluate
 from vichls.signature import KernelSignature, signature_of, top_function
 from vichls.types import address_width
 
@@ -234,15 +240,28 @@ def compile_fpga(module: ModuleOp, *, clock_period_ns: float = 10.0) -> FpgaDesi
 class _LatencyModel:
     """Latency bounds (in cycles, None = unknown) read off the structural control tree,
     which the FSM follows exactly: every group takes its latency, loops and ifs add no
-    cycle of their own; a loop's trip count is known when its bounds are constants."""
+    cycle of their own. A loop's trip count is known when its bounds are constants, or
+    when they are computed from constants and enclosing loop counters (a triangle): the
+    loop-level ``scf.for`` each structural loop was built from (``source``) gives the
+    bounds, evaluated at every iteration of the loops around it, which are then counted
+    one by one (at most ``ENUMERATION_LIMIT`` iterations in all, else unknown). An if
+    whose condition is known that way (a guard of a loop that may not run) takes its
+    branch."""
 
-    def __init__(self, component: st.ComponentOp):
+    ENUMERATION_LIMIT = 1_000_000
+
+    def __init__(self, component: st.ComponentOp, source: list[scf.ForOp | scf.IfOp]):
         self.latency = {
             op.sym_name.data: op.latency.value.data
             for op in component.body.block.ops
             if isinstance(op, st.StaticGroupOp)
         }
         self.loops: list[dict] = []
+        self.source = source
+        self.env: dict = {}  # loop-level induction variable -> its value now
+        self.entries: dict[Operation, dict] = {}
+        self.varying: dict[Operation, bool] = {}
+        self.enumerated = 0
 
     def block(self, block: Block) -> tuple[int, int | None]:
         low, high = 0, 0
@@ -252,42 +271,80 @@ class _LatencyModel:
             high = None if high is None or hi is None else high + hi
         return low, high
 
+    def _entry(self, op, **fields) -> dict:
+        """The report's entry of a loop, made on its first visit."""
+        if op not in self.entries:
+            self.entries[op] = dict(fields)
+            self.loops.append(self.entries[op])
+        return self.entries[op]
+
+    def _source(self, op) -> scf.ForOp | scf.IfOp | None:
+        attr = op.attributes.get(SOURCE_ATTR)
+        return self.source[attr.value.data] if attr is not None else None
+
+    def _bounds(self, op) -> tuple[int | None, scf.ForOp | None]:
+        """(trip count now, the loop-level loop) of a structural loop."""
+        trips = static_trip_count(op)
+        loop = self._source(op)
+        if trips is None and loop is not None:
+            lb, ub, step = (evaluate(v, self.env) for v in (loop.lb, loop.ub, loop.step))
+            if lb is not None and ub is not None and step is not None and step > 0:
+                trips = max(0, -(-(ub - lb) // step))
+        return trips, loop
+
+    def _has_varying_loops(self, op) -> bool:
+        """Whether a loop inside ``op`` has bounds that are not constants, or an if
+        inside it a condition that is not."""
+        if op not in self.varying:
+            self.varying[op] = any(
+                (isinstance(inner, (st.ForOp, st.PipelineOp)) and static_trip_count(inner) is None)
+                or (isinstance(inner, st.IfOp) and self._source(inner) is not None
+                    and counter_expression(self._source(inner).cond))
+                for inner in op.body.block.walk())
+        return self.varying[op]
+
     def step(self, op) -> tuple[int, int | None]:
         if isinstance(op, st.EnableOp):
             n = self.latency[op.group.data]
             return n, n
         if isinstance(op, st.ForOp):
-            entry = {}
-            self.loops.append(entry)
-            body_low, body_high = self.block(op.body.block)
-            trips = static_trip_count(op)
-            entry.update(
-                name=op.attributes["loop_name"].data if "loop_name" in op.attributes else "loop",
-                trip_count=trips,
-                iteration_latency=body_high,
-                pipelined=False,
-                ii=None,
-            )
+            entry = self._entry(op, name=op.attributes["loop_name"].data
+                                if "loop_name" in op.attributes else "loop",
+                                trip_count=static_trip_count(op), iteration_latency=None,
+                                pipelined=False, ii=None)
+            trips, loop = self._bounds(op)
             if trips is None:
+                _, entry["iteration_latency"] = self.block(op.body.block)
                 return 0, None
+            if loop is not None and self._has_varying_loops(op) and \
+                    self.enumerated + trips <= self.ENUMERATION_LIMIT:
+                self.enumerated += trips
+                iv, start = loop.body.block.args[0], evaluate(loop.lb, self.env)
+                step = evaluate(loop.step, self.env)
+                low, high, worst = 0, 0, 0
+                for t in range(trips):
+                    self.env[iv] = start + t * step
+                    lo, hi = self.block(op.body.block)
+                    low += lo
+                    high = None if high is None or hi is None else high + hi
+                    worst = None if worst is None or hi is None else max(worst, hi)
+                self.env.pop(iv, None)
+                entry["iteration_latency"] = worst
+                return low, high
+            body_low, body_high = self.block(op.body.block)
+            entry["iteration_latency"] = body_high
             return trips * body_low, None if body_high is None else trips * body_high
         if isinstance(op, st.PipelineOp):
             depth = self.latency[op.group.data]
             ii = op.ii.value.data
-            trips = static_trip_count(op)
-            asked = op.attributes["requested_ii"].value.data
-            entry = dict(
-                name=op.attributes["loop_name"].data,
-                trip_count=trips,
-                iteration_latency=depth,
-                pipelined=True,
-                ii=ii,
-                requested_ii=asked,
-                depth=depth,
-            )
+            entry = self._entry(op, name=op.attributes["loop_name"].data,
+                                trip_count=static_trip_count(op), iteration_latency=depth,
+                                pipelined=True, ii=ii,
+                                requested_ii=op.attributes["requested_ii"].value.data,
+                                depth=depth)
             if "ii_reason" in op.attributes:
                 entry["ii_reason"] = op.attributes["ii_reason"].data
-            self.loops.append(entry)
+            trips, _ = self._bounds(op)
             if trips is None:
                 return 0, None
             cycles = (trips - 1) * ii + depth if trips else 0
@@ -295,6 +352,10 @@ class _LatencyModel:
         if isinstance(op, st.IfOp):
             t_low, t_high = self.block(op.then.block)
             e_low, e_high = self.block(op.else_.block)
+            branch = self._source(op)
+            taken = evaluate(branch.cond, self.env) if branch is not None else None
+            if taken is not None:
+                return (t_low, t_high) if taken else (e_low, e_high)
             high = None if t_high is None or e_high is None else max(t_high, e_high)
             return min(t_low, e_low), high
         if isinstance(op, st.WhileOp):
@@ -309,7 +370,8 @@ def make_report(
 ) -> dict:
     """The report; ``view`` is the structural IR before control compilation, ``structural``
     after it."""
-    model = _LatencyModel(next(op for op in view.walk() if isinstance(op, st.ComponentOp)))
+    model = _LatencyModel(next(op for op in view.walk() if isinstance(op, st.ComponentOp)),
+                          source_controls(top))
     control = next(op for op in view.walk() if isinstance(op, st.ControlOp))
     low, high = model.block(control.body.block)
     component = next(op for op in structural.walk() if isinstance(op, st.ComponentOp))

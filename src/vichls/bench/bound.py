@@ -50,10 +50,11 @@ from dataclasses import dataclass, field
 from math import ceil
 
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
 
 from vichls.passes.loop_utils import LOOP_NAME, defined_inside
+from vichls.static_eval import evaluate
 from vichls.passes.modulo_schedule import is_dual_port
 from vichls.passes.schedule import (
     PIPELINED_DIVIDER_ATTR,
@@ -322,102 +323,6 @@ def _depends_on(value: SSAValue, target: SSAValue, seen: set | None = None) -> b
         return False
     seen.add(owner)
     return any(_depends_on(v, target, seen) for v in owner.operands)
-
-
-def _width(type_) -> int | None:
-    if isinstance(type_, IndexType):
-        return 64
-    if isinstance(type_, IntegerType):
-        return type_.width.data
-    return None
-
-
-def _signed(v: int, width: int) -> int:
-    v &= (1 << width) - 1
-    return v - (1 << width) if v >> (width - 1) else v
-
-
-def _unsigned(v: int, width: int) -> int:
-    return v & ((1 << width) - 1)
-
-
-_CMP = [
-    lambda a, b, w: a == b, lambda a, b, w: a != b,
-    lambda a, b, w: a < b, lambda a, b, w: a <= b, lambda a, b, w: a > b, lambda a, b, w: a >= b,
-    lambda a, b, w: _unsigned(a, w) < _unsigned(b, w), lambda a, b, w: _unsigned(a, w) <= _unsigned(b, w),
-    lambda a, b, w: _unsigned(a, w) > _unsigned(b, w), lambda a, b, w: _unsigned(a, w) >= _unsigned(b, w),
-]
-
-
-def evaluate(value: SSAValue, env: dict) -> int | None:
-    """The value of an integer or index SSA value from constants and the loop counters in
-    ``env`` (as a signed number of its width), or None when it depends on anything else."""
-    if value in env:
-        return env[value]
-    owner = value.owner
-    if isinstance(owner, BlockArgument) or not isinstance(owner, Operation):
-        return None
-    width = _width(value.type)
-    if width is None:
-        return None
-    if isinstance(owner, arith.ConstantOp):
-        return _signed(owner.value.value.data, width)
-    if owner.regions or isinstance(owner, (memref.LoadOp,)) or not owner.operands:
-        return None
-    args = [evaluate(v, env) for v in owner.operands]
-    if any(a is None for a in args):
-        return None
-    in_width = _width(owner.operands[0].type) or width
-    result = _apply(owner, args, in_width)
-    return None if result is None else _signed(result, width)
-
-
-def _apply(op: Operation, args: list[int], w: int) -> int | None:
-    a = args[0]
-    b = args[1] if len(args) > 1 else None
-    name = op.name
-    if name in ("arith.extsi", "arith.trunci", "arith.index_cast"):
-        return a
-    if name in ("arith.extui", "arith.index_castui"):
-        return _unsigned(a, w)
-    if name == "arith.addi":
-        return a + b
-    if name == "arith.subi":
-        return a - b
-    if name == "arith.muli":
-        return a * b
-    if name == "arith.andi":
-        return a & b
-    if name == "arith.ori":
-        return a | b
-    if name == "arith.xori":
-        return a ^ b
-    if name == "arith.select":
-        return args[1] if a else args[2]
-    if name == "arith.cmpi":
-        return int(_CMP[op.predicate.value.data](a, b, w))
-    if name in ("arith.minsi", "arith.maxsi"):
-        return min(a, b) if name == "arith.minsi" else max(a, b)
-    if name == "arith.shli":
-        return a << b if 0 <= b < w else None
-    if name == "arith.shrsi":
-        return a >> b if 0 <= b < w else None
-    if name == "arith.shrui":
-        return _unsigned(a, w) >> b if 0 <= b < w else None
-    if b == 0 and name.startswith(("arith.div", "arith.rem", "arith.floordiv", "arith.ceildiv")):
-        return None
-    if name == "arith.divsi" or name == "arith.remsi":
-        q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
-        return q if name == "arith.divsi" else a - q * b
-    if name == "arith.divui":
-        return _unsigned(a, w) // _unsigned(b, w)
-    if name == "arith.remui":
-        return _unsigned(a, w) % _unsigned(b, w)
-    if name == "arith.floordivsi":
-        return a // b
-    if name == "arith.ceildivsi":
-        return -(-a // b)
-    return None
 
 
 # -- recurrences ----------------------------------------------------------------------------------

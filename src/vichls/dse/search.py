@@ -148,11 +148,12 @@ def kernel_ref(kernel) -> KernelRef:
 
 def _pipeline_probe(kernel, space: Space, budget: dict, clock: float) -> Evaluation | None:
     """One pipelined point, built to learn whether the back end pipelines at all (None
-    when the kernel has no loop to pipeline)."""
-    candidates = space.pipeline_candidates()
-    if not candidates:
+    when the kernel has no loop to pipeline): an innermost loop, quick to build."""
+    points = [Point(pipeline=(path,)) for path in space.pipeline_candidates()]
+    points = [p for p in points if space.valid(p)]
+    if not points:
         return None
-    point = Point(pipeline=(candidates[0],))
+    point = min(points, key=lambda p: not space.loops[p.pipeline[0]].innermost)
     probe = evaluate(kernel, space.directives(point), budget, clock)
     probe.point = point
     return probe

@@ -24,7 +24,8 @@ directive calls (method, args, kwargs) that ``vichls.customize`` records, and
 ``python_of`` spells them as Python to paste into a kernel file.
 
 Parallelism is bounded first (ScaleHLS): the product of the unroll factors along any
-nesting path stays at most ``max_parallel``. ``seeds()`` gives a structured first sample
+nesting path stays at most ``max_parallel``, and the copies pipelining implies at most
+``PIPELINE_SLACK`` times that. ``seeds()`` gives a structured first sample
 and ``neighbours(point)`` the points one knob away, which the search walks from the
 Pareto frontier.
 
@@ -36,11 +37,17 @@ pipelined).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 from vichls.frontend import tree as T
 
 LAYOUT_KINDS = ("cyclic", "block", "none")
+#: How far the copies a pipeline implies (its inner loops fully unrolled) may exceed the
+#: bound on explicit unrolling: that bound counts every multiplier of the kernel per copy,
+#: while an unrolled body shares its invariant products (gemm's ``alpha * A[i][k]``); a
+#: pipeline far beyond it (gemm's ``i``: 750 copies) only costs build time.
+PIPELINE_SLACK = 4
 TRIANGLE_FACTORS = (1, 2, 4, 8)  # unroll factors of a loop whose trip count varies
 
 
@@ -71,6 +78,9 @@ class Point:
     tile: tuple[tuple[str, int], ...] = ()  # (loop path, size)
     pipeline: tuple[str, ...] = ()  # loop paths
     layout: tuple[tuple[str, str, int], ...] = ()  # (array, kind, dim or 0 = automatic)
+    #: perfect two-loop bands interchanged, each by its outer loop's path in the kernel as
+    #: written; the other knobs name loops as they are after the interchanges
+    reorder: tuple[str, ...] = ()
 
     def with_unroll(self, path: str, factor: int) -> "Point":
         rest = dict(self.unroll)
@@ -97,7 +107,8 @@ class Point:
         return replace(self, layout=tuple(sorted((a, k, d) for a, (k, d) in rest.items())))
 
     def describe(self) -> str:
-        parts = [f"unroll {p}×{f}" for p, f in self.unroll]
+        parts = [f"interchange {p}" for p in self.reorder]
+        parts += [f"unroll {p}×{f}" for p, f in self.unroll]
         parts += [f"tile {p}:{s}" for p, s in self.tile]
         parts += [f"pipeline {p}" for p in self.pipeline]
         parts += [f"{a} {k}" + (f" dim {d}" if d else "") for a, k, d in self.layout]
@@ -191,19 +202,89 @@ def _accesses(e: T.Expr):
                     yield from _accesses(v)
 
 
+def _reads(e: T.Expr, sym: T.Sym) -> bool:
+    """Whether ``e`` reads the symbol ``sym``."""
+    if isinstance(e, T.Read) and e.sym is sym:
+        return True
+    return any(_reads(v, sym) if isinstance(v, T.Expr) else
+               isinstance(v, list) and any(isinstance(x, T.Expr) and _reads(x, sym) for x in v)
+               for v in vars(e).values())
+
+
+def _interchanged(stmts: list[T.Stmt], path: tuple[str, ...], swaps: frozenset) -> list[T.Stmt]:
+    """``stmts`` with the loop at each path of ``swaps`` exchanged with its only child
+    loop (new tree nodes along the way; the rest is shared)."""
+    out = []
+    for s in stmts:
+        if isinstance(s, T.For):
+            p = (*path, s.var.name)
+            if "/".join(p) in swaps:
+                (child,) = s.body
+                inner = replace(s, body=child.body)
+                s = replace(child, body=[inner])
+                p = (*path, s.var.name)
+            s = replace(s, body=_interchanged(s.body, p, swaps))
+        elif isinstance(s, T.While):
+            s = replace(s, body=_interchanged(s.body, path, swaps))
+        elif isinstance(s, T.If):
+            s = replace(s, then=_interchanged(s.then, path, swaps),
+                        orelse=_interchanged(s.orelse, path, swaps))
+        out.append(s)
+    return out
+
+
+def _toggled_path(path: str, band: str, inner_var: str, swapped: bool) -> str:
+    """The name ``path`` takes when the band at ``band`` (its outer loop's path as
+    written, ``inner_var`` its child's variable) is interchanged (``swapped`` False) or
+    put back (True)."""
+    *prefix, outer_var = band.split("/")
+    first, second = (inner_var, outer_var) if swapped else (outer_var, inner_var)
+    head = "/".join([*prefix, first])
+    if path == head:
+        return "/".join([*prefix, second, first])
+    if path == f"{head}/{second}":
+        return "/".join([*prefix, second])
+    if path.startswith(f"{head}/{second}/"):
+        return "/".join([*prefix, second, first]) + path[len(head) + len(second) + 1:]
+    return path
+
+
+def _per_variant(method):
+    """Run a method taking a point on the space of that point's loop order."""
+    def dispatch(self, point, *args, **kwargs):
+        return method(self.at(point), point, *args, **kwargs)
+
+    dispatch.__name__, dispatch.__doc__ = method.__name__, method.__doc__
+    return dispatch
+
+
 class Space:
     """The knobs of one kernel and the moves between points (see the module docstring)."""
 
-    def __init__(self, kernel, *, max_parallel: int = 64, pipeline: bool = True):
+    def __init__(self, kernel, *, max_parallel: int = 64, pipeline: bool = True,
+                 swaps: tuple[str, ...] = (), root: "Space | None" = None):
         self.kernel = kernel
         self.max_parallel = max(1, max_parallel)
         self.pipeline_enabled = pipeline
+        self.swaps = tuple(sorted(swaps))
+        self._root = root or self
+        self._variants: dict[tuple[str, ...], Space] = {self.swaps: self}
         tree = kernel.tree()
         self.array_shapes: dict[str, tuple[int, ...]] = {
             s.name: tuple(s.type.shape) for s in (*tree.params, *tree.locals) if s.is_array}
         self.loops: dict[str, LoopKnob] = {}
         self._trips: dict[str, set] = {}
-        self._walk(tree.body, (), {})
+        self._counts: dict[str, int] = {}
+        #: outer loop path -> the variable of its only child loop, for every perfect band
+        #: of two loops that the interchange knob may exchange (in the kernel as written)
+        self.interchanges: dict[str, str] = {}
+        body = _interchanged(tree.body, (), frozenset(swaps)) if swaps else tree.body
+        self._walk(body, (), {})
+        # a name shared by loops in several places is one knob: no interchange of it
+        self.interchanges = {p: v for p, v in self.interchanges.items()
+                             if self._counts[p] == 1 and self._counts[f"{p}/{v}"] == 1}
+        if root is not None:
+            self.interchanges = root.interchanges
         for path, trips in self._trips.items():
             known = {t for t in trips if t is not None}
             self.loops[path].trip = known.pop() if len(trips) == 1 and known else None
@@ -234,6 +315,8 @@ class Space:
                 elif _has_while(s.body):
                     knob.pipelinable = False
                 self._trips.setdefault(name, set()).add(trip)
+                self._counts[name] = self._counts.get(name, 0) + 1
+                self._note_band(s, name)
                 inner = dict(var_paths)
                 inner[s.var.uid] = name
                 self._record_accesses(s.body, inner)
@@ -248,6 +331,21 @@ class Space:
                 for body in children:
                     has_loop |= self._walk(body, path, var_paths)
         return has_loop
+
+    def _note_band(self, loop: T.For, name: str) -> None:
+        """Record ``loop`` as an interchange candidate when its body is one loop whose
+        bounds do not read its variable (the band is a box: exchanging the headers is
+        the whole transformation), both with affine bounds and no early exit."""
+        if len(loop.body) != 1 or not isinstance(loop.body[0], T.For):
+            return
+        child = loop.body[0]
+        if _reads(child.start, loop.var) or _reads(child.stop, loop.var):
+            return
+        if any(_exits_early(f.body) or _has_while(f.body) or f.step <= 0
+               or not (_affine_in_loops(f.start) and _affine_in_loops(f.stop))
+               for f in (loop, child)):
+            return
+        self.interchanges[name] = child.var.name
 
     def _record_accesses(self, stmts: list[T.Stmt], var_paths: dict) -> None:
         """Note the array dimensions indexed directly by loop variables in ``stmts`` (the
@@ -266,6 +364,40 @@ class Space:
                     self._record_accesses(body, var_paths)
             if isinstance(s, T.While):
                 self._record_accesses(s.body, var_paths)
+
+    # -- loop orders --------------------------------------------------------------------------
+    def at(self, point: Point) -> "Space":
+        """The space of ``point``'s loop order (its interchanges applied)."""
+        if point.reorder == self.swaps:
+            return self
+        root = self._root
+        if point.reorder not in root._variants:
+            root._variants[point.reorder] = Space(
+                self.kernel, max_parallel=self.max_parallel, pipeline=self.pipeline_enabled,
+                swaps=point.reorder, root=root)
+        return root._variants[point.reorder]
+
+    def compatible_swaps(self, swaps) -> bool:
+        """Interchange candidates, no band inside another's (their names stay put)."""
+        swaps = list(swaps)
+        return all(p in self._root.interchanges for p in swaps) and not any(
+            a != b and b.startswith(a + "/") for a in swaps for b in swaps)
+
+    def with_interchange_toggled(self, point: Point, band: str) -> Point:
+        """``point`` with the band at ``band`` interchanged or put back, its other knobs
+        renamed to follow the loops."""
+        swapped = band in point.reorder
+        inner = self._root.interchanges[band]
+
+        def rename(path: str) -> str:
+            return _toggled_path(path, band, inner, swapped)
+
+        return replace(
+            point,
+            unroll=tuple(sorted((rename(p), f) for p, f in point.unroll)),
+            tile=tuple(sorted((rename(p), n) for p, n in point.tile)),
+            pipeline=tuple(sorted(rename(p) for p in point.pipeline)),
+            reorder=tuple(sorted(set(point.reorder) ^ {band})))
 
     # -- knob ranges --------------------------------------------------------------------------
     def unroll_factors(self, path: str) -> list[int]:
@@ -307,16 +439,23 @@ class Space:
             parent = self.loops[parent].parent
         return out
 
+    @_per_variant
     def valid(self, point: Point) -> bool:
         """The bounded-parallelism and consistency rules every point of the space keeps."""
+        if not self.compatible_swaps(point.reorder):
+            return False
         unroll, tile = dict(point.unroll), dict(point.tile)
+        copies = self.copies(point)
         for path, knob in self.loops.items():
-            if knob.innermost:  # the product along each nesting path ending here
-                total = unroll.get(path, 1)
-                for a in self._ancestors(path):
-                    total *= unroll.get(a, 1)
-                if total > self.max_parallel:
+            if knob.innermost:  # the products along each nesting path ending here
+                chain = [path, *self._ancestors(path)]
+                if math.prod(unroll.get(p, 1) for p in chain) > self.max_parallel:
                     return False
+                if math.prod(copies.get(p, 1) for p in chain) > \
+                        PIPELINE_SLACK * self.max_parallel:
+                    return False
+        if any(p not in self.loops for p in (*unroll, *tile, *point.pipeline)):
+            return False  # a loop of another loop order
         if any(p in unroll for p in tile):
             return False  # a tiled loop is not unrolled as well (the space stays small)
         piped = set(point.pipeline)
@@ -327,6 +466,7 @@ class Space:
         return not any({p, *self._ancestors(p)} & gone for p in piped)
 
     # -- points to directives ---------------------------------------------------------------
+    @_per_variant
     def copies(self, point: Point) -> dict[str, int]:
         """How many copies of each loop's body ``point`` puts side by side: its unroll
         factor, or its whole trip count inside a pipelined loop (pipelining unrolls the
@@ -340,6 +480,7 @@ class Space:
                         out[path] = trip
         return out
 
+    @_per_variant
     def without_implied_partitions(self, point: Point) -> Point:
         """``point`` with the arrays that only its pipelining partitions left whole."""
         explicit = {a for a, *_ in self.partitions(replace(point, pipeline=()))}
@@ -348,6 +489,7 @@ class Space:
                 point = point.with_layout(array, "none", 0)
         return point
 
+    @_per_variant
     def partitions(self, point: Point) -> list[tuple[str, int, int, str]]:
         """(array, dim, factor, kind) for every array the unrolled loops index. The loops
         inside a pipelined loop count as unrolled, but they only partition a dimension
@@ -382,6 +524,7 @@ class Space:
             out.append((array, dim, dims[dim], kind))
         return out
 
+    @_per_variant
     def canonical(self, point: Point) -> Point:
         """``point`` with its layouts spelled one way: an array no unrolled loop indexes
         has no layout, and a dimension equal to the automatic choice is spelled 0."""
@@ -398,16 +541,20 @@ class Space:
                 layout.append((array, kind, dim))
         return replace(point, layout=tuple(sorted(layout)))
 
+    @_per_variant
     def layout_choices(self, point: Point, array: str) -> list[tuple[str, int]]:
         dims = sorted({d for p in dict(point.unroll) for a, d in self.loops[p].indexes
                        if a == array})
         dims = dims if len(dims) > 1 else []  # one candidate dimension: "automatic" is it
         return [(k, d) for k in LAYOUT_KINDS for d in (0, *dims) if not (k == "none" and d)]
 
+    @_per_variant
     def directives(self, point: Point) -> list[tuple[str, tuple, dict]]:
         """The directive calls (method, args, kwargs) of ``point``, in application order:
-        tiles, unrolls, pipelines, then partitions."""
+        interchanges, tiles, unrolls, pipelines, then partitions."""
         out: list[tuple[str, tuple, dict]] = []
+        for band in point.reorder:  # first, by the names the kernel gives its loops
+            out.append(("reorder", (f"{band}/{self._root.interchanges[band]}", band), {}))
         for path, size in point.tile:
             out.append(("tile", (path,), {"size": size}))
         # innermost first: fully unrolling an outer loop first would rename the inner ones
@@ -429,8 +576,8 @@ class Space:
     # -- sampling and moves ----------------------------------------------------------------------
     def seeds(self) -> list[Point]:
         """A structured first sample, pipelined points first (under a time budget the
-        search may only get through part of it): no directives; each pipeline candidate
-        alone, then over every innermost loop unrolled by a common factor (the loop above
+        search may only get through part of it): no directives; every nest pipelined
+        (``pipelined_outward``), then each pipeline candidate alone, then over every innermost loop unrolled by a common factor (the loop above
         unrolled too or not), each with and without the partitions its pipelining implies;
         then the same uniform unrolls without pipelining; then each loop unrolled alone by
         each factor. Factors grow along the list: small points are quick to build, and the
@@ -452,6 +599,14 @@ class Space:
                 uniform.append(up)
         candidates = self.pipeline_candidates()
         piped = [u.with_pipeline([path]) for u in [base, *uniform] for path in candidates]
+        # every nest pipelined at once, each as far out as the copies allow; then the same
+        # after each interchange (a reduction loop moved inside is then unrolled into the
+        # pipeline, its accumulator a register)
+        reordered = [Point(reorder=(band,)) for band in sorted(self.interchanges)]
+        if len(reordered) > 1 and self.compatible_swaps(self.interchanges):
+            reordered.append(Point(reorder=tuple(sorted(self.interchanges))))
+        piped = [q for u in [base, *reordered, *uniform] for q in [self.pipelined_outward(u)]
+                 if q.pipeline] + piped
         out = [base]
         # the partitions pipelining implies make a point costlier to build and are
         # sometimes the worse design: both variants, the one with them first
@@ -467,6 +622,26 @@ class Space:
                 unique.append(p)
         return unique
 
+    @_per_variant
+    def pipelined_outward(self, point: Point) -> Point:
+        """``point`` with every innermost loop pipelined, or the loop right above it
+        where that point stays valid (the whole nest below it unrolled into one pipeline).
+        Loops an unroll of ``point`` removes entirely are left alone."""
+        chosen: set[str] = set()
+        for path in self.pipeline_candidates():
+            knob = self.loops[path]
+            if not knob.innermost:
+                continue
+            parent = knob.parent
+            if parent in self.pipeline_candidates() and \
+                    self.valid(point.with_pipeline(chosen | {parent})):
+                chosen = {p for p in chosen if not p.startswith(parent + "/")} | {parent}
+            elif not any(path.startswith(p + "/") for p in chosen) and \
+                    self.valid(point.with_pipeline(chosen | {path})):
+                chosen.add(path)
+        return point.with_pipeline(chosen)
+
+    @_per_variant
     def neighbours(self, point: Point) -> list[Point]:
         """The valid points that differ from ``point`` in one knob by one step."""
         out = []
@@ -486,6 +661,8 @@ class Space:
         for path in self.pipeline_candidates():
             piped = set(point.pipeline)
             out.append(point.with_pipeline(piped ^ {path}))
+        for band in self.interchanges:
+            out.append(self.with_interchange_toggled(point, band))
         for array in sorted({a for a, _, _, _ in self.partitions(point)}
                             | {a for a, k, _ in point.layout if k == "none"}):
             current = next(((k, d) for a, k, d in point.layout if a == array), ("cyclic", 0))

@@ -767,8 +767,11 @@ def build_simulation(
     import cocotb  # noqa: PLC0415
 
     h = hashlib.sha256()
-    for part in (_FLOW_VERSION, simulator, version, cocotb.__version__, str(waves), *_VERILATOR_FLAGS,
-                 *_MAKE_OPTIONS):
+    # the model links cocotb's libraries by their path in this installation: a model built
+    # by another virtualenv (since deleted) would not load
+    install = str(Path(cocotb.__file__).resolve().parent)
+    for part in (_FLOW_VERSION, simulator, version, cocotb.__version__, install, str(waves),
+                 *_VERILATOR_FLAGS, *_MAKE_OPTIONS):
         h.update(part.encode() + b"\0")
     for fname in sorted(files):
         h.update(fname.encode() + b"\0" + files[fname].encode() + b"\0")

@@ -200,6 +200,17 @@ def constant_comparison(lhs: SSAValue, rhs: SSAValue, predicate: int) -> bool | 
     return ends[0] if ends[0] == ends[1] else None  # orderings are monotonic in each operand
 
 
+#: On a structural ``for``, ``pipeline`` or ``if``: the index of the ``scf.for`` or
+#: ``scf.if`` it was built from in ``source_controls(function)`` (the report evaluates the
+#: bounds and conditions that vary with enclosing loop counters on those).
+SOURCE_ATTR = "source"
+
+
+def source_controls(function: Operation) -> list[scf.ForOp | scf.IfOp]:
+    """The ``scf.for`` and ``scf.if`` ops of a prepared function, in walk order."""
+    return [op for op in function.walk() if isinstance(op, (scf.ForOp, scf.IfOp))]
+
+
 def static_trip_count(loop: st.ForOp | st.PipelineOp) -> int | None:
     """The trip count of a structural ``for`` or ``pipeline`` whose bounds and step are
     constants."""
@@ -220,6 +231,7 @@ class StructuralBuilder:
         self.signature = signature
         self.task_mode = task_mode
         self.ranges = ValueRanges()  # loop bounds' value intervals
+        self._sources: dict[Operation, int] | None = None
         self.idle: SSAValue | None = None
         self.component = st.ComponentOp.create(
             properties={"sym_name": StringAttr(signature.name)}, regions=[Region(Block())]
@@ -614,6 +626,12 @@ class StructuralBuilder:
                   for v in (loop.lb, loop.ub, loop.step)]
         return reg, out, nxt, bounds
 
+    def source_index(self, op: scf.ForOp | scf.IfOp) -> IntegerAttr:
+        """The position of ``op`` in ``source_controls`` of the function."""
+        if self._sources is None:
+            self._sources = {c: k for k, c in enumerate(source_controls(self.function))}
+        return IntegerAttr(self._sources[op], i32)
+
     def build_for(self, loop: scf.ForOp, control: Block):
         iv = loop.body.block.args[0]
         reg, out, nxt, bounds = self.loop_counter(loop, with_next=True)
@@ -621,7 +639,8 @@ class StructuralBuilder:
         op = st.ForOp.build(
             operands=[reg.in_, reg.en, reg.out, *bounds],
             regions=[Region(Block())],
-            attributes={"loop_name": StringAttr(hint_of(iv, "loop"))},
+            attributes={"loop_name": StringAttr(hint_of(iv, "loop")),
+                        SOURCE_ATTR: self.source_index(loop)},
         )
         self.build_block(loop.body.block, op.body.block)
         self.ensure_cycles(op.body.block)
@@ -650,6 +669,7 @@ class StructuralBuilder:
             properties={"group": StringAttr(name),
                         "ii": IntegerAttr(self.pipeline_ii[name], i32)},
             attributes={"loop_name": StringAttr(hint_of(iv, "loop")),
+                        SOURCE_ATTR: self.source_index(loop),
                         "requested_ii": IntegerAttr(pipeline_ii(loop), i32),
                         **({"ii_reason": loop.attributes[REASON_ATTR]}
                            if REASON_ATTR in loop.attributes else {})},
@@ -657,7 +677,8 @@ class StructuralBuilder:
 
     def build_if(self, branch: scf.IfOp, control: Block):
         op = st.IfOp.build(operands=[self.control_value(branch.cond)],
-                           regions=[Region(Block()), Region(Block())])
+                           regions=[Region(Block()), Region(Block())],
+                           attributes={SOURCE_ATTR: self.source_index(branch)})
         self.build_block(branch.true_region.block, op.then.block)
         if branch.false_region.blocks:
             self.build_block(branch.false_region.block, op.else_.block)

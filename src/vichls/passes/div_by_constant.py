@@ -57,8 +57,16 @@ multiplies (one per pair of 16-bit limbs; one more multiply for a remainder by a
 of more than three signed digits) are spent on top: the dividers use none, but their
 latency is what bounds the loops.
 
-Assumes the loop-level IR after lower-affine (FPGA preparation): divisions on ``index``
-and ``arith.floordivsi`` from affine maps are left alone.
+Dividends of a known non-negative range (``passes/value_ranges.py``: a loop counter, an
+index into a partitioned array) divide by a positive constant unsigned, with the range's top
+as ``nmax``: ``j / 25`` for ``j`` in ``0..24`` is the constant 0 and ``j % 25`` is ``j``,
+and a narrow dividend needs a narrow magic product. This is also the only way divisions on
+``index`` are rewritten (the bank and offset of an access to a cyclically partitioned array
+from a rolled loop): through an ``index_cast`` to 32 bits, the width of ``index`` in the
+datapath, and back.
+
+Assumes the loop-level IR after lower-affine (FPGA preparation): other divisions on
+``index`` and ``arith.floordivsi`` from affine maps are left alone.
 """
 
 from __future__ import annotations
@@ -66,11 +74,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from vichls import oplib
 from vichls.passes.schedule import op_cost, op_kind
+from vichls.passes.value_ranges import ValueRanges, type_width
 
 #: Widest product the pass creates (the back ends' widest integer).
 MAX_PRODUCT_BITS = 64
@@ -278,9 +287,9 @@ class _Group:
 
 def _constant_divisor(op: Operation) -> int | None:
     owner = op.operands[1].owner
-    if not isinstance(owner, arith.ConstantOp) or not isinstance(op.operands[1].type, IntegerType):
+    width = type_width(op.operands[1].type)
+    if not isinstance(owner, arith.ConstantOp) or width is None:
         return None
-    width = op.operands[1].type.width.data
     value = owner.value.value.data
     if isinstance(op, (arith.DivUIOp, arith.RemUIOp)):
         value &= (1 << width) - 1
@@ -424,7 +433,7 @@ def _cost(ops: list[Operation]) -> tuple[int, int]:
 
 
 def _divider_cost(group: _Group) -> tuple[int, int]:
-    c = oplib.cost("div", group.dividend.type.width.data)
+    c = oplib.cost("div", type_width(group.dividend.type))
     return c.latency, (c.lut + c.ff) * len(group.ops)
 
 
@@ -434,17 +443,19 @@ def _erase(ops: list[Operation]) -> None:
         op.erase()
 
 
-def _accept(emit: _Emitter, group: _Group, q: SSAValue | None,
-            remainder_needed: bool) -> tuple[SSAValue, SSAValue | None] | None:
-    """Add the remainder ``n - q * d`` when needed and apply the rule (module docstring):
-    (quotient, remainder), or None after erasing what ``emit`` built."""
+def _accept(emit: _Emitter, group: _Group, q: SSAValue | None, remainder_needed: bool,
+            dividend: SSAValue | None = None) -> tuple[SSAValue, SSAValue | None] | None:
+    """Add the remainder ``n - q * d`` when needed (``n``: ``dividend``, by default the
+    group's) and apply the rule (module docstring): (quotient, remainder), or None after
+    erasing what ``emit`` built."""
     remainder = None
     if q is not None and remainder_needed:
         product = emit.times_constant(q, group.divisor)
         if product is None:
             q = None
         else:
-            remainder = emit.binary(arith.SubiOp, group.dividend, product)
+            n = group.dividend if dividend is None else dividend
+            remainder = emit.binary(arith.SubiOp, n, product)
     latency, fabric = _cost(emit.ops)
     div_latency, div_fabric = _divider_cost(group)
     if q is None or latency >= div_latency or latency * fabric > div_latency * div_fabric:
@@ -472,7 +483,47 @@ def _replace_floor_idioms(group: _Group) -> None:
     group.ops = [op for op in group.ops if op.parent_block() is not None]
 
 
-def _replace_group(group: _Group) -> None:
+def _replace_non_negative(group: _Group, nmax: int) -> bool:
+    """Rewrite a group whose dividend lies in ``0..nmax`` and whose divisor is positive as
+    an unsigned division (truncating and floor results agree there), on 32 bits for an
+    ``index`` dividend; False when that is not cheaper than the divider."""
+    emit = _Emitter(group.ops[0])
+    n = group.dividend
+    idioms = _floor_idioms(group) if group.signed else []
+    if group.divisor > nmax:  # quotient 0, remainder the dividend itself
+        q, remainder = emit.add(arith.ConstantOp(IntegerAttr(0, n.type))), n
+    else:
+        on_index = isinstance(n.type, IndexType)
+        x = emit.add(arith.IndexCastOp(n, IntegerType(type_width(n.type)))) if on_index else n
+        remainder_needed = any(isinstance(op, (arith.RemSIOp, arith.RemUIOp))
+                               for op in group.ops)
+        accepted = _accept(emit, group, unsigned_quotient(emit, x, nmax, group.divisor),
+                           remainder_needed, x)
+        if accepted is None:
+            return False  # (_accept erased what was built)
+        q, remainder = accepted
+    if isinstance(q.type, IntegerType) and isinstance(n.type, IndexType):
+        q = emit.add(arith.IndexCastOp(q, IndexType()))
+        if remainder is not None:
+            remainder = emit.add(arith.IndexCastOp(remainder, IndexType()))
+    for select, quotient in idioms:  # floor adjustments that never apply
+        select.results[0].replace_all_uses_with(q if quotient else remainder)
+    for op in group.ops:
+        quotient = isinstance(op, (arith.DivSIOp, arith.DivUIOp))
+        op.results[0].replace_all_uses_with(q if quotient else remainder)
+        op.detach()
+        op.erase()
+    _erase_dead([select for select, _ in idioms])
+    return True
+
+
+def _replace_group(group: _Group, ranges: ValueRanges) -> None:
+    span = ranges.known(group.dividend)
+    if span is not None and span[0] >= 0 and group.divisor > 0:
+        if _replace_non_negative(group, span[1]):
+            return
+    if isinstance(group.dividend.type, IndexType):
+        return
     if group.signed and abs(group.divisor) >= 2:
         _replace_floor_idioms(group)
         if not group.ops:
@@ -493,6 +544,7 @@ def _replace_group(group: _Group) -> None:
 def div_by_constant(module: ModuleOp) -> None:
     """Rewrite the divisions by constants of every function in ``module`` in place."""
     blocks = [block for op in module.walk() for region in op.regions for block in region.blocks]
+    ranges = ValueRanges()
     for block in blocks:
         for group in _groups(block):
-            _replace_group(group)
+            _replace_group(group, ranges)

@@ -12,24 +12,30 @@ does not change address across the loop, so it can live in a register for the wh
 places every alloca), which the FPGA back end keeps in a register.
 
 When a loop applies: an ``scf.for`` (never ``scf.while``: it may exit early, and its body
-may not run at all), containing no ``func.call``, and an N-d memref ``M`` defined outside
-the loop whose every use inside the loop is a ``memref.load``/``memref.store`` (at any
-nesting depth) at the same indices, each defined outside the loop (the same SSA value or
-equal constants), with at least one store among them and at least one directly in the
-loop body (so that the original surely accesses the element whenever the loop runs). Any other access to ``M`` in the
-loop may alias the element, so it blocks the transformation (conservative: no index
-arithmetic is attempted). Loops are visited inner first, so an element that is invariant
-over a whole nest moves out level by level.
+may not run at all), containing no ``func.call``, and an element of an N-d memref ``M``
+defined outside the loop, named by indices defined outside the loop (one SSA value or
+equal constants per position), whose accesses in the loop include a store and one access
+directly in the loop body (so that the original surely accesses the element whenever the
+loop runs). No other access to ``M`` in the loop may name that element: another fixed
+element must differ from it in a constant index (``C[i][0]`` and ``C[i][1]``: gemm's row of
+accumulators once ``j`` is unrolled, one register each), and an access whose index moves
+in the loop must provably miss it, by a counter whose loop starts above the element's
+index or stops at or below it (trmm's ``B[k][j]`` for ``k`` from ``i + 1`` against
+``B[i][j]``; trisolv's ``x[j]`` for ``j`` below ``i`` against ``x[i]``) or by disjoint value
+ranges (``passes/value_ranges.py``). Such accesses stay in memory. ``M`` used any other way
+(passed whole, stored as a value) blocks every element. Loops are visited inner first, so
+an element that is invariant over a whole nest moves out level by level.
 
-Profitability (``profitable_only``, the default; the FPGA back end runs without
-pipelining): the read before the loop costs a cycle each time the loop is entered, and the
+Profitability (``profitable_only``, the default): a pipelined loop always gains (its
+accumulation becomes a recurrence through a register instead of through the memory's
+port, which bounds the II by the load-add-store chain). In a loop that is not pipelined
+the read before the loop costs a cycle each time the loop is entered, and the
 body gets shorter only if the element's read latency was on its critical path, which is
 not the case when the body reads another array anyway (read latency 1, rotated or not:
-the body already lasts two cycles). So the default transforms a loop only when the body
+the body already lasts two cycles). So the default transforms such a loop only when the body
 reads no other array, or when a store of the element just before the loop (``q[i] = 0``)
 gives the register its start value, which also removes that store. Without it
-(``profitable_only=False``) every qualifying element moves, which is what pipelining wants:
-no loop-carried dependence through memory.
+(``profitable_only=False``) every qualifying element moves.
 
 Zero-trip loops: unless the bounds are constants that make the loop run, the load before
 and the store after sit in an ``scf.if`` on ``lb < ub``, so that a loop that does not run
@@ -45,11 +51,13 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from vichls.passes.hoist_loop_invariants import runs_at_least_once
+from vichls.passes.loop_pipeline import pipeline_ii
 from vichls.passes.loop_utils import defined_inside
+from vichls.passes.value_ranges import ValueRanges
 
 
 def scalar_replacement(module: ModuleOp, *, profitable_only: bool = True) -> None:
@@ -68,43 +76,105 @@ def _index_key(value: SSAValue):
     return value
 
 
-def _candidate_accesses(loop: scf.ForOp) -> dict[SSAValue, list[Operation]]:
-    """Memref -> its accesses in ``loop``, for every memref that qualifies (see the module
-    docstring); empty when the loop contains a call."""
+def _candidate_accesses(loop: scf.ForOp) -> list[tuple[SSAValue, list[Operation]]]:
+    """(memref, the accesses to one of its elements) for every element that qualifies
+    (see the module docstring); empty when the loop contains a call."""
     uses: dict[SSAValue, list[Operation]] = {}
     for op in loop.walk():
         if isinstance(op, func.CallOp):
-            return {}
+            return []
         for operand in op.operands:
             if isinstance(operand.type, MemRefType) and not defined_inside(operand, loop):
                 uses.setdefault(operand, []).append(op)
-    qualifying = {}
+    qualifying = []
+    ranges = ValueRanges()
     for memory, accesses in uses.items():
         if len(memory.type.get_shape()) == 0:
             continue  # already a register
-        if _element_is_fixed(memory, accesses, loop):
-            qualifying[memory] = accesses
+        qualifying += [(memory, element)
+                       for element in _fixed_elements(memory, accesses, loop, ranges)]
     return qualifying
 
 
-def _element_is_fixed(memory: SSAValue, accesses: list[Operation], loop: scf.ForOp) -> bool:
-    keys = set()
-    has_store = False
+def _fixed_elements(memory: SSAValue, accesses: list[Operation], loop: scf.ForOp,
+                    ranges: ValueRanges) -> list[list[Operation]]:
+    """The accesses of ``memory`` in ``loop`` to elements named by indices defined outside
+    the loop, grouped by element, for the elements that no other access can reach: two
+    groups differ in a constant index (``C[i][0]`` and ``C[i][1]``), and an access whose
+    index moves in the loop provably misses the element (``B[k][j]`` against ``B[i][j]``
+    for ``k`` from ``i + 1``). Of those, the groups with a store and an access on every
+    iteration. None when ``memory`` is used other than by loads and stores of elements."""
+    elements: dict[tuple, list[Operation]] = {}
+    moving: list[Operation] = []
     for op in accesses:
         if isinstance(op, memref.LoadOp) and op.memref is memory:
             indices = op.indices
         elif isinstance(op, memref.StoreOp) and op.memref is memory and op.value is not memory:
             indices = op.indices
-            has_store = True
         else:
-            return False  # passed whole, or stored as a value: not an element access
+            return []  # passed whole, or stored as a value: not an element access
         if any(defined_inside(index, loop) for index in indices):
-            return False
-        keys.add(tuple(_index_key(index) for index in indices))
-    # one access runs on every iteration: then the original touches the element too, so
-    # its index is in range (one only under an if might never run, out of range)
-    unconditional = any(op.parent_op() is loop for op in accesses)
-    return has_store and unconditional and len(keys) == 1
+            moving.append(op)
+        else:
+            elements.setdefault(tuple(_index_key(index) for index in indices), []).append(op)
+
+    def apart(a: Operation, b: Operation) -> bool:
+        return any(_differ(x, y, ranges) for x, y in zip(a.indices, b.indices))
+
+    groups = list(elements.values())
+    out = []
+    for n, ops in enumerate(groups):
+        others = [g[0] for g in groups[:n] + groups[n + 1:]] + moving
+        if not all(apart(ops[0], other) for other in others):
+            continue  # another access may name this element: it stays in memory
+        # one access runs on every iteration: then the original touches the element too,
+        # so its index is in range (one only under an if might never run, out of range)
+        if any(isinstance(op, memref.StoreOp) for op in ops) and \
+                any(op.parent_op() is loop for op in ops):
+            out.append(ops)
+    return out
+
+
+def _constant(value: SSAValue) -> int | None:
+    return value.owner.value.value.data if isinstance(value.owner, arith.ConstantOp) else None
+
+
+def _offset_of(value: SSAValue, base: SSAValue) -> int | None:
+    """``c`` when ``value`` is ``base + c`` or ``base - c`` for a constant ``c`` (0 for
+    ``base`` itself), else None."""
+    if value is base:
+        return 0
+    op = value.owner
+    if isinstance(op, arith.AddiOp):
+        for x, y in (op.operands, reversed(op.operands)):
+            if x is base and _constant(y) is not None:
+                return _constant(y)
+    if isinstance(op, arith.SubiOp) and op.lhs is base and _constant(op.rhs) is not None:
+        return -_constant(op.rhs)
+    return None
+
+
+def _below_or_above(counter: SSAValue, other: SSAValue) -> bool:
+    """Whether the counter of an ``scf.for`` (constant positive step) is provably never
+    ``other``: its loop starts above ``other`` or stops at or below it."""
+    loop = counter.owner.parent_op() if isinstance(counter, BlockArgument) else None
+    if not isinstance(loop, scf.ForOp) or counter is not loop.body.block.args[0]:
+        return False
+    step = _constant(loop.step)
+    if step is None or step <= 0:
+        return False
+    start, stop = _offset_of(loop.lb, other), _offset_of(loop.ub, other)
+    return (start is not None and start > 0) or (stop is not None and stop <= 0)
+
+
+def _differ(x: SSAValue, y: SSAValue, ranges: ValueRanges) -> bool:
+    """Whether two index values provably differ whenever both accesses run."""
+    if _index_key(x) != _index_key(y) and _constant(x) is not None and _constant(y) is not None:
+        return True
+    if _below_or_above(x, y) or _below_or_above(y, x):
+        return True
+    a, b = ranges.of(x), ranges.of(y)
+    return a is not None and b is not None and (a[1] < b[0] or b[1] < a[0])
 
 
 def _entry_block(op: Operation) -> Block:
@@ -130,6 +200,8 @@ def _initialised_just_before(loop: scf.ForOp, memory: SSAValue, indices) -> bool
 
 
 def _profitable(loop: scf.ForOp, memory: SSAValue, indices) -> bool:
+    if pipeline_ii(loop) is not None:
+        return True  # a recurrence through a register instead of a memory port
     if _initialised_just_before(loop, memory, indices) and runs_at_least_once(loop):
         return True  # the register starts from that value: no extra read at all
     # otherwise the read before the loop costs a cycle per entry, paid back per iteration
@@ -139,7 +211,7 @@ def _profitable(loop: scf.ForOp, memory: SSAValue, indices) -> bool:
 
 
 def _replace_in(loop: scf.ForOp, profitable_only: bool) -> None:
-    for memory, accesses in _candidate_accesses(loop).items():
+    for memory, accesses in _candidate_accesses(loop):
         if profitable_only and not _profitable(loop, memory, list(accesses[0].indices)):
             continue
         element_type = memory.type.get_element_type()
