@@ -9,6 +9,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from vichls import int32, kernel
@@ -113,6 +114,51 @@ def test_data_dependent_trip_count_gives_a_weaker_but_valid_bound():
     b = cycle_bound(data_bound.module())
     assert not b.complete
     assert b.cycles < 8
+
+
+@kernel
+def row_sums(starts: int32[5], vals: int32[16], out: int32[4]):
+    for i in range(4):
+        s: int32 = 0
+        for j in range(starts[i], starts[i + 1]):
+            s += vals[j]
+        out[i] = s
+
+
+@kernel
+def chase(links: int32[8]) -> int32:
+    seen: int32[8] = 0
+    for i in range(8):
+        seen[i] = links[i]
+    k: int32 = 0
+    steps: int32 = 0
+    while seen[k] != 0:
+        k = seen[k]
+        steps += 1
+    return steps
+
+
+def test_bound_for_one_call_follows_its_inputs():
+    """Trip counts read from the inputs (CSR row starts) and a while loop over an array
+    the kernel writes: unknown statically (zero iterations), counted on the call's inputs,
+    and still below the simulated cycles of that call."""
+    from e2e import run_batch
+
+    starts = np.array([0, 5, 5, 12, 16], np.int32)
+    vals = np.arange(16, dtype=np.int32)
+    links = np.array([3, 0, 0, 6, 0, 0, 1, 0], np.int32)  # 0 -> 3 -> 6 -> 1 -> 0: 3 steps
+    calls = {"row_sums": (row_sums, (starts, vals, np.zeros(4, np.int32))),
+             "chase": (chase, (links,))}
+    outcomes = run_batch([(name, k, [args]) for name, (k, args) in calls.items()])
+    for name, (k, args) in calls.items():
+        inputs = {p.name: a for p, a in zip(k.signature.params, args) if p.is_array}
+        static, known = cycle_bound(k.module()), cycle_bound(k.module(), inputs=inputs)
+        assert not static.complete and known.complete, name
+        (cycles,) = outcomes[name].cycles
+        assert static.cycles < known.cycles <= cycles, (name, static, known, cycles)
+    # 16 values read from one port: at least 16 cycles
+    inputs = {"starts": starts, "vals": vals, "out": np.zeros(4, np.int32)}
+    assert cycle_bound(row_sums.module(), inputs=inputs).cycles >= 16
 
 
 def test_bound_never_exceeds_a_static_latency():

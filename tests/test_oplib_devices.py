@@ -219,6 +219,37 @@ def test_ecp5_multipliers_register_inside_the_mult18x18d_blocks(tmp_path):
     assert synth_xilinx_resources(design.verilog, top)["dsp"] > 0
 
 
+@kernel
+def thirds(A: int32[6], B: int32[6]):
+    for i in range(1, 5):
+        B[i] = (A[i - 1] + A[i] + A[i + 1]) // 3
+
+
+def test_limb_products_take_one_block_each(tmp_path):
+    """The magic product of a division by a constant is a sum of products of 16-bit limbs
+    computed in 32 bits: on the ECP5 each is one MULT18X18D (``OPERAND_WIDTH``), not the
+    three of a 32 x 32 product; on the xc7 each is one combinational DSP product."""
+    import json
+
+    from vichls.flows.tools import run_yosys
+
+    with oplib.use_device("ecp5"):
+        design = compile_fpga(thirds.module(), clock_period_ns=ECP5_150MHZ_NS)
+    narrow = re.findall(r"vichls_mul_ecp5 #\(\.WIDTH\(32\), \.LATENCY\(1\), "
+                        r"\.OPERAND_WIDTH\(16\)\)", design.verilog)
+    assert narrow, design.verilog
+    top = design.signature.name
+    (tmp_path / f"{top}.v").write_text(design.verilog)
+    proc = run_yosys(["-q", "-p", f"read_verilog {top}.v; synth_ecp5 -top {top} -json "
+                      f"{top}.json"], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    cells = [c for m in json.loads((tmp_path / f"{top}.json").read_text())["modules"].values()
+             for c in m["cells"].values() if c["type"] == "MULT18X18D"]
+    assert len(cells) == len(narrow)
+    xc7 = compile_fpga(thirds.module())
+    assert "vichls_mul" not in xc7.verilog and "vichls_div" not in xc7.verilog
+
+
 def test_small_local_arrays_become_distributed_ram_on_ecp5_only():
     assert oplib.local_ram_primitive(64, 32, False, oplib.ECP5) == "vichls_ram_lut"
     assert oplib.local_ram_primitive(64, 32, True, oplib.ECP5) == "vichls_ram_dp_lut"
@@ -309,6 +340,8 @@ def test_ecp5_designs_are_bit_exact_in_simulation():
         # and dual-ported, beside a block-RAM array
         "local_ram_traffic": (local_ram_traffic, local_ram_traffic.module(), args_for),
         "local_ram_traffic_pipelined": (local_ram_traffic, ram_pipelined.module(), args_for),
+        # one multiplier block per 16-bit limb product of a division's magic number
+        "thirds": (thirds, thirds.module(), args_for),
     }
     for case in ALL_CASES:
         if case.name not in ECP5_CORPUS:

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
 import pytest
@@ -306,7 +307,7 @@ def _ops(module, cls):
     return [op for op in module.walk() if isinstance(op, cls)]
 
 
-def test_uint32_by_7_multiplies_16bit_limbs_on_the_pipelined_multiplier():
+def test_uint32_by_7_multiplies_16bit_limbs_one_dsp_block_each():
     module = division_function(32, 7, False)
     div_by_constant(module)
     assert not _ops(module, (arith.DivUIOp, arith.RemUIOp))
@@ -544,7 +545,7 @@ def test_pipelined_division_by_constants_runs_at_one_iteration_per_cycle(outcome
     from vichls.fpga import compile_fpga
 
     design = compile_fpga(schedule_of(stencil_pipelined, ("pipeline", "i")).module())
-    assert "vichls_div" not in design.verilog and "vichls_mul" in design.verilog
+    assert "vichls_div" not in design.verilog and _products(design.verilog)
     (loop,) = design.report["loops"]
     assert loop["ii"] == 1 and loop["depth"] <= 8, loop  # a pipelined divider: 33 stages
     (cycles,) = set(outcomes["pipelined"].cycles)
@@ -552,8 +553,9 @@ def test_pipelined_division_by_constants_runs_at_one_iteration_per_cycle(outcome
 
 
 @pytest.mark.parametrize("kernel_,unit", [
-    (divide_int8, None),  # 8-bit dividends: products of at most 18 bits, one combinational DSP
-    (divide_uint16, "vichls_mul"), (divide_int32, "vichls_mul"), (divide_uint32, "vichls_mul"),
+    # 8- and 16-bit dividends: products of at most 18 bits, each one combinational DSP;
+    # 32-bit ones: 16-bit limb products, combinational too, and 32-bit pipelined ones
+    (divide_int8, "mul"), (divide_uint16, "mul"), (divide_int32, "mul"), (divide_uint32, "mul"),
     (divide_int64, "vichls_div"),  # the product would be wider than 64 bits
 ])
 def test_the_units_of_the_end_to_end_kernels(kernel_, unit):
@@ -561,4 +563,10 @@ def test_the_units_of_the_end_to_end_kernels(kernel_, unit):
 
     verilog = compile_fpga(kernel_.module()).verilog
     assert ("vichls_div" in verilog) == (unit == "vichls_div")
-    assert ("vichls_mul" in verilog) == (unit == "vichls_mul")
+    assert bool(_products(verilog)) == (unit == "mul")
+
+
+def _products(verilog: str) -> list[str]:
+    """The multipliers by a variable of a design: pipelined cells, or products in the
+    datapath (16-bit limbs multiply combinationally in one DSP on the xc7)."""
+    return re.findall(r"vichls_mul\w* #|\w \* (?:\w+|\d+'d\d+);", verilog)

@@ -4,7 +4,8 @@ What: ``evaluate(value, env)`` folds ``arith`` ops (the integer ones, compares a
 included) over constants and the values given in ``env`` (usually loop induction
 variables at one iteration), with the IR's wrapping semantics at each value's width
 (``index`` as 64 bits); None when the value depends on anything else (a load, a block
-argument not in ``env``, an op with regions, a division by zero).
+argument not in ``env``, an op with regions, a division by zero). Loads read the
+memories given as ``KnownMemory`` (a kernel's read-only inputs, for one call).
 
 Why: loop bounds that are affine in enclosing counters (triangles) have trip counts that
 are only known per iteration of the loops around them. The cycle bound of the benchmark
@@ -16,11 +17,14 @@ Assumes the loop-level IR after lower-affine (``arith`` on integers and ``index`
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
-__all__ = ["counter_expression", "evaluate"]
+__all__ = ["KnownMemory", "counter_expression", "evaluate"]
 
 
 def _width(type_) -> int | None:
@@ -48,9 +52,37 @@ _CMP = [
 ]
 
 
-def evaluate(value: SSAValue, env: dict) -> int | None:
+@dataclass
+class KnownMemory:
+    """The contents of a memory at one point of a concrete run: ``words`` (Python ints) in
+    row-major order of ``shape``."""
+
+    words: list
+    shape: tuple[int, ...]
+
+    def _word(self, indices: list[int]) -> int | None:
+        if len(indices) != len(self.shape) or not all(
+                0 <= x < n for x, n in zip(indices, self.shape)):
+            return None  # out of range: undefined in the language, unknown here
+        return int(np.ravel_multi_index(tuple(indices), self.shape))
+
+    def read(self, indices: list[int]) -> int | None:
+        word = self._word(indices)
+        return None if word is None else self.words[word]
+
+    def write(self, indices: list[int], value: int) -> bool:
+        """Store ``value``; False when the address is out of range (nothing written)."""
+        word = self._word(indices)
+        if word is None:
+            return False
+        self.words[word] = value
+        return True
+
+
+def evaluate(value: SSAValue, env: dict, memory: dict | None = None) -> int | None:
     """The value of an integer or index SSA value from constants and the loop counters in
-    ``env`` (as a signed number of its width), or None when it depends on anything else."""
+    ``env`` (as a signed number of its width), and loads of the memories in ``memory``
+    (memref value -> ``KnownMemory``), or None when it depends on anything else."""
     if value in env:
         return env[value]
     owner = value.owner
@@ -61,9 +93,15 @@ def evaluate(value: SSAValue, env: dict) -> int | None:
         return None
     if isinstance(owner, arith.ConstantOp):
         return _signed(owner.value.value.data, width)
+    if isinstance(owner, memref.LoadOp) and memory and owner.memref in memory:
+        indices = [evaluate(v, env, memory) for v in owner.indices]
+        if any(x is None for x in indices):
+            return None
+        word = memory[owner.memref].read(indices)
+        return None if word is None else _signed(word, width)
     if owner.regions or isinstance(owner, (memref.LoadOp,)) or not owner.operands:
         return None
-    args = [evaluate(v, env) for v in owner.operands]
+    args = [evaluate(v, env, memory) for v in owner.operands]
     if any(a is None for a in args):
         return None
     in_width = _width(owner.operands[0].type) or width

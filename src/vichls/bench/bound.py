@@ -35,7 +35,11 @@ conditions computed from constants and enclosing induction variables are evaluat
 (triangular loops are enumerated); a data-dependent trip count is taken as zero iterations,
 a data-dependent branch as the cheaper side per resource, and a ``while`` as one evaluation
 of its condition. Those keep the figure a valid lower bound (``complete`` is then False:
-the bound is weaker, not wrong). Latencies and occupancies come from the operator library
+the bound is weaker, not wrong). Given the inputs of one call (``cycle_bound(...,
+inputs=...)``, as ``bench`` does for the call it simulates), a bound left incomplete is
+computed again by running the function concretely on them (``bound_of_function``): row
+starts read from an input, while loops over arrays the kernel fills itself, are then
+counted for that call. Latencies and occupancies come from the operator library
 through ``passes/schedule.op_kind``/``op_cost``; chaining delays are ignored (they can only
 add cycles). Two scheduler facts are assumed: an iteration of a loop that stays in the IR
 takes at least one cycle, and a memory serves one access per port per cycle. The ports and
@@ -47,14 +51,17 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+import math
 from math import ceil
+
+import numpy as np
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from vichls.passes.loop_utils import LOOP_NAME, defined_inside
-from vichls.static_eval import evaluate
+from vichls.static_eval import KnownMemory, evaluate
 from vichls.passes.modulo_schedule import is_dual_port
 from vichls.passes.schedule import (
     PIPELINED_DIVIDER_ATTR,
@@ -69,6 +76,11 @@ __all__ = ["CycleBound", "NestBound", "cycle_bound", "bound_of_function"]
 #: Iterations enumerated one by one (for loops whose inner bounds depend on their counter)
 #: before the interpreter gives up and takes the inner trip counts as unknown.
 ENUMERATION_LIMIT = 2_000_000
+
+#: Operations a concrete run (every loop enumerated) may visit before it is abandoned for
+#: the static bound (and executions the static count may reach for one to be tried): a
+#: few seconds of interpretation.
+CONCRETE_LIMIT = 300_000
 
 
 @dataclass
@@ -94,21 +106,85 @@ class CycleBound:
         return f"{worst.name}: {worst.limit}"
 
 
-def cycle_bound(module: ModuleOp, clock_period_ns: float = 10.0) -> CycleBound:
-    """The lower bound of the top kernel of ``module`` (left unchanged)."""
+def cycle_bound(module: ModuleOp, clock_period_ns: float = 10.0,
+                inputs: dict | None = None) -> CycleBound:
+    """The lower bound of the top kernel of ``module`` (left unchanged); for the call with
+    ``inputs`` ({array parameter: its values}) when given: trip counts and conditions
+    read from arrays the kernel never writes (spmv's row starts) are then known."""
     from vichls.fpga import prepare
 
     work = module.clone()
     top, _ = prepare(work, clock_period_ns)
-    return bound_of_function(top)
+    return bound_of_function(top, known_memories(top, inputs or {}))
 
 
-def bound_of_function(func_op: Operation) -> CycleBound:
-    """The lower bound of a prepared function (lowered loops, memref accesses)."""
-    counter = _Interpreter()
+def known_memories(top: Operation, inputs: dict) -> dict:
+    """{memref argument: KnownMemory} for the arrays of ``inputs``, as the call starts,
+    banks of partitioned arrays included (``top``: a prepared function)."""
+    from vichls.flows.sim_harness import Partition, banks_of
+    from vichls.passes.partition_arrays import BANK_OF_ATTR, original_signature, partitions_of
+    from vichls.signature import NAME_ATTR
+
+    if not inputs:
+        return {}
+    params = {p.name: p for p in original_signature(top).params if p.is_array}
+    records = partitions_of(top)
+    out = {}
+    for arg, attrs in zip(top.body.block.args, top.arg_attrs.data):
+        entries = attrs.data
+        if NAME_ATTR not in entries:
+            continue
+        owner = entries.get(BANK_OF_ATTR)
+        array = owner.data if owner is not None else entries[NAME_ATTR].data
+        if array not in inputs or array not in params:
+            continue
+        values = np.asarray(inputs[array]).reshape(-1)
+        record = records.get(array)
+        partition = None if record is None else Partition(record["kind"], record["factor"],
+                                                          record["dim"])
+        bank = next((b for b in banks_of(params[array], partition, False)
+                     if owner is None or b.port == entries[NAME_ATTR].data), None)
+        if bank is None:
+            continue
+        words = np.where(bank.index >= 0, values[np.maximum(bank.index, 0)], 0)
+        out[arg] = KnownMemory([int(w) for w in words], tuple(arg.type.get_shape()))
+    # local arrays: unknown until written (the kernel's own fill loops write them first)
+    for op in top.walk():
+        if isinstance(op, memref.AllocaOp) and not is_scalar_memref(op.memref):
+            shape = tuple(op.memref.type.get_shape())
+            out[op.memref] = KnownMemory([None] * math.prod(shape), shape)
+    return out
+
+
+def bound_of_function(func_op: Operation, memory: dict | None = None) -> CycleBound:
+    """The lower bound of a prepared function (lowered loops, memref accesses). With a
+    ``memory`` (``known_memories``: one call's input arrays), where the counts are not all
+    known statically, the function is also run concretely on them: every iteration
+    enumerated, while loops run while their condition is known, registers (0-d memrefs)
+    and those arrays followed through their stores (a store of an unknown value or at an
+    unknown address makes the register or the whole array unknown); the larger of the
+    two bounds (both hold for that call) is returned."""
+    counter = _Interpreter({})
+    static = _bound_with(func_op, counter)
+    if static.complete or not memory or counter.executions > CONCRETE_LIMIT:
+        return static  # (a concrete run visits at least as many operations)
+    memory = {m: KnownMemory(list(k.words), k.shape) for m, k in memory.items()}  # (written)
+    try:
+        concrete = _bound_with(func_op, _Interpreter(memory, concrete=True))
+    except _TooLong:
+        return static
+    return concrete if concrete.cycles >= static.cycles else static
+
+
+class _TooLong(Exception):
+    """A concrete run went past CONCRETE_LIMIT operations."""
+
+
+def _bound_with(func_op: Operation, counter: "_Interpreter") -> CycleBound:
     body = func_op.regions[0].blocks[0]
     nests: list[NestBound] = []
     segment: list[Operation] = []
+    env: dict = {}
     for op in list(body.ops) + [None]:
         if op is None or is_control(op):
             if segment:
@@ -116,10 +192,12 @@ def bound_of_function(func_op: Operation) -> CycleBound:
                 segment = []
             if op is not None:
                 counts = _Counts()
-                counter.count_op(op, {}, 1, counts)
+                counter.count_op(op, env, 1, counts)
                 nests.append(counts.nest_bound(_nest_name(op)))
-        elif op_kind(op) is not None:
-            segment.append(op)
+        else:
+            counter.track(op, env)
+            if op_kind(op) is not None:
+                segment.append(op)
     return CycleBound(sum(n.cycles for n in nests), nests, counter.complete)
 
 
@@ -226,7 +304,11 @@ class _Interpreter:
     """Counts executions of every op under a nest, evaluating the trip counts and branch
     conditions that depend only on constants and enclosing loop counters."""
 
-    def __init__(self):
+    def __init__(self, memory: dict, concrete: bool = False):
+        self.memory = memory
+        self.concrete = concrete  # enumerate every loop and follow the registers
+        self.visits = 0
+        self.executions = 0  # of operations with a unit, as counted
         self.complete = True
         self.enumerated = 0
         self._recurrences: dict[Operation, list[tuple[int, int]]] = {}
@@ -237,24 +319,79 @@ class _Interpreter:
             self.count_op(op, env, mult, acc)
 
     def count_op(self, op: Operation, env: dict, mult: int, acc: _Counts) -> None:
+        self.visits += 1
+        if self.concrete and self.visits > CONCRETE_LIMIT:
+            raise _TooLong
         if isinstance(op, scf.ForOp):
             self._count_for(op, env, mult, acc)
         elif isinstance(op, scf.IfOp):
             self._count_if(op, env, mult, acc)
         elif isinstance(op, scf.WhileOp):
-            # the condition is evaluated at least once; the body may never run
-            self.complete = False
-            self.count_block(op.before_region.blocks[0], env, mult, acc)
+            self._count_while(op, env, mult, acc)
         else:
+            self.track(op, env)
             kind = op_kind(op)
             if kind is None:
                 return
             if kind in ("mem_read", "mem_write"):
                 acc.accesses[op.memref] += mult
             acc.issues[op] += mult * _occupancy(op)
+            self.executions += mult
+
+    def track(self, op: Operation, env: dict) -> None:
+        """Concretely: a register's value at its loads (as the load's result) and stores
+        (unknown when the stored value is), and the stores to the known arrays."""
+        if not self.concrete:
+            return
+        if isinstance(op, memref.LoadOp) and is_scalar_memref(op.memref):
+            if op.memref in env:
+                env[op.res] = env[op.memref]
+            else:
+                env.pop(op.res, None)
+        elif len(op.results) == 1 and not op.regions:
+            # every value once, in program order: its operands are in ``env`` by then
+            result = op.results[0]
+            env.pop(result, None)
+            value = evaluate(result, env, self.memory)
+            if value is not None:
+                env[result] = value
+        elif isinstance(op, memref.StoreOp) and is_scalar_memref(op.memref):
+            value = evaluate(op.value, env, self.memory)
+            if value is None:
+                env.pop(op.memref, None)
+            else:
+                env[op.memref] = value
+        elif isinstance(op, memref.StoreOp) and op.memref in self.memory:
+            value = evaluate(op.value, env, self.memory)
+            indices = [evaluate(v, env, self.memory) for v in op.indices]
+            if value is None or None in indices or \
+                    not self.memory[op.memref].write(indices, value):
+                del self.memory[op.memref]
+
+    def _count_while(self, op: scf.WhileOp, env: dict, mult: int, acc: _Counts) -> None:
+        """Concretely, iteration by iteration while the condition is known; otherwise (or
+        beyond the enumeration limit) the condition once and the body never."""
+        before, after = op.before_region.blocks[0], op.after_region.blocks[0]
+        condition = before.last_op
+        if self.concrete and not before.args and not after.args and \
+                isinstance(condition, scf.ConditionOp):
+            while True:
+                self.count_block(before, env, mult, acc)
+                go = evaluate(condition.condition, env, self.memory)
+                if go is None:
+                    break
+                if not go:
+                    return
+                self.enumerated += 1
+                self.count_block(after, env, mult, acc)
+        else:
+            self.count_block(before, env, mult, acc)
+        # the condition is evaluated at least once; the rest of the loop may not run
+        self.complete = False
+        self.forget_registers(op, env)
 
     def _count_if(self, op: scf.IfOp, env: dict, mult: int, acc: _Counts) -> None:
-        cond = evaluate(op.cond, env)
+        cond = evaluate(op.cond, env, self.memory)
         branches = [r.blocks[0] if r.blocks else None for r in (op.true_region, op.false_region)]
         if cond is not None:
             taken = branches[0] if cond else branches[1]
@@ -269,9 +406,19 @@ class _Interpreter:
                 self.count_block(block, env, mult, side)
             sides.append(side)
         acc.add(_Counts.cheaper(*sides))
+        if self.concrete:
+            self.forget_registers(op, env)
+
+    def forget_registers(self, op: Operation, env: dict) -> None:
+        """The registers and arrays ``op`` may store to have unknown values after it (a
+        branch or a loop not followed concretely)."""
+        for inner in op.walk():
+            if isinstance(inner, memref.StoreOp):
+                env.pop(inner.memref, None)
+                self.memory.pop(inner.memref, None)
 
     def _count_for(self, loop: scf.ForOp, env: dict, mult: int, acc: _Counts) -> None:
-        lb, ub, step = (evaluate(v, env) for v in (loop.lb, loop.ub, loop.step))
+        lb, ub, step = (evaluate(v, env, self.memory) for v in (loop.lb, loop.ub, loop.step))
         if lb is None or ub is None or step is None or step <= 0:
             self.complete = False  # zero iterations: the only safe assumption
             return
@@ -286,7 +433,8 @@ class _Interpreter:
             acc.recurrences[loop] += mult * max(chains)
         body = loop.body.block
         iv = body.args[0]
-        if self._needs_enumeration.setdefault(loop, _controls_depend_on(loop, iv)) and \
+        if (self.concrete or self._needs_enumeration.setdefault(
+                loop, _controls_depend_on(loop, iv, self.memory))) and \
                 self.enumerated + trips <= ENUMERATION_LIMIT:
             self.enumerated += trips
             for t in range(trips):
@@ -295,6 +443,8 @@ class _Interpreter:
             del env[iv]
         else:
             self.count_block(body, env, mult * trips, acc)
+            if self.concrete:
+                self.forget_registers(loop, env)
 
     def recurrences(self, loop: scf.ForOp) -> list[tuple[int, int]]:
         if loop not in self._recurrences:
@@ -302,27 +452,36 @@ class _Interpreter:
         return self._recurrences[loop]
 
 
-def _controls_depend_on(loop: scf.ForOp, iv: SSAValue) -> bool:
+def _controls_depend_on(loop: scf.ForOp, iv: SSAValue, memory: dict) -> bool:
     """Does a bound or a branch condition nested in ``loop`` depend on its counter?"""
     for op in loop.body.block.walk():
-        if isinstance(op, scf.ForOp) and any(_depends_on(v, iv) for v in (op.lb, op.ub, op.step)):
+        if isinstance(op, scf.ForOp) and any(_depends_on(v, iv, memory)
+                                             for v in (op.lb, op.ub, op.step)):
             return True
-        if isinstance(op, scf.IfOp) and _depends_on(op.cond, iv):
+        if isinstance(op, scf.IfOp) and _depends_on(op.cond, iv, memory):
             return True
     return False
 
 
-def _depends_on(value: SSAValue, target: SSAValue, seen: set | None = None) -> bool:
+def _depends_on(value: SSAValue, target: SSAValue, memory: dict, seen: set | None = None
+                ) -> bool:
+    """Through arithmetic and the addresses of loads of known memories."""
     if value is target:
         return True
     owner = value.owner
-    if not isinstance(owner, Operation) or owner.regions or isinstance(owner, memref.LoadOp):
+    if not isinstance(owner, Operation) or owner.regions:
         return False
+    if isinstance(owner, memref.LoadOp):
+        if owner.memref not in memory:
+            return False
+        operands = list(owner.indices)
+    else:
+        operands = list(owner.operands)
     seen = set() if seen is None else seen
     if owner in seen:
         return False
     seen.add(owner)
-    return any(_depends_on(v, target, seen) for v in owner.operands)
+    return any(_depends_on(v, target, memory, seen) for v in operands)
 
 
 # -- recurrences ----------------------------------------------------------------------------------

@@ -55,6 +55,7 @@ from vichls.passes.schedule import (
     READY_ATTR,
     bit_width,
     is_scalar_memref,
+    mul_operand_width,
     op_kind,
     power_of_two_divisor,
     stream_port,
@@ -794,9 +795,14 @@ class StructuralBuilder:
             wire = self.divider(op, arg(0), arg(1), width, group, cycle, block, hint)
             self.define(result, wire, group, ready, block, hint)
             return
-        if kind == "mul" and oplib.mul_latency(width) > 0:
-            cell = self.cell(hint, oplib.mul_primitive(width),
-                             {"WIDTH": width, "LATENCY": oplib.mul_latency(width)},
+        if kind == "mul" and oplib.mul_latency(mul_operand_width(op)) > 0:
+            operands = mul_operand_width(op)
+            params = {"WIDTH": width, "LATENCY": oplib.mul_latency(operands)}
+            primitive = oplib.mul_primitive(operands)
+            if operands < width:  # zero-extended operands: one vendor block
+                primitive = oplib.mul_primitive(width)
+                params["OPERAND_WIDTH"] = operands
+            cell = self.cell(hint, primitive, params,
                              [("ce", "in", 1), ("a", "in", width), ("b", "in", width),
                               ("p", "out", width)])
             self.clock_enable(cell)

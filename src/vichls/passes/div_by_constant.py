@@ -42,11 +42,10 @@ whose magic number is that wide too, e.g. ``int64 // 3``), the divider stays.
 
 The multiplier: the scheduler (passes/schedule.py) classes a multiply by an
 ``arith.constant`` operand as a shift-and-add (``mul_const``, combinational). A magic
-number has about half its bits set, so its product belongs on the pipelined DSP multiplier
-(``vichls_mul``, kind ``mul``): the constant reaches the multiply through an
-``arith.extui`` (a wire, folded back to a literal by the structural builder), and both
-operands are zero-extended so that synthesis trims the partial products of their zero
-halves.
+number has about half its bits set, so its product belongs on a DSP multiplier (kind
+``mul``): the constant reaches the multiply through an ``arith.extui`` (a wire, folded back
+to a literal by the structural builder), and both operands are zero-extended, so that a
+product of 16-bit limbs is built as one DSP block (``schedule.mul_operand_width``).
 
 The rule (only replace when cheaper, from vichls.oplib): the replacement of a group must
 have a lower latency than the dividers it replaces (each ``oplib.cost("div", W)``; the

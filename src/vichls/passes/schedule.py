@@ -153,6 +153,26 @@ def op_width(op: Operation) -> int:
     return bit_width(op.results[0].type)
 
 
+def mul_operand_width(op: Operation) -> int:
+    """The width a multiplier by a variable is costed and built at: the result's, or the
+    widest operand's when both are zero-extended from at most 18 bits (a limb product of
+    passes/div_by_constant.py) and the device multiplies them in one DSP block, either
+    combinationally or in its vendor form (18 x 18 -> 36 bits, ``OPERAND_WIDTH`` of
+    rtl_templates/vichls_mul_ecp5.v): the whole product of up to 36 bits, one block
+    instead of three."""
+    width = op_width(op)
+    sources = [v.owner.input.type for v in op.operands if isinstance(v.owner, arith.ExtUIOp)]
+    if len(sources) != 2 or width > 36:
+        return width
+    narrow = max(bit_width(t) for t in sources)
+    if narrow > 18:
+        return width
+    # combinational (xc7 up to 18 bits), or one vendor block with its output register
+    if oplib.mul_latency(narrow) == 0 or oplib.mul_primitive(width) != "vichls_mul":
+        return narrow
+    return width
+
+
 #: On a division in a pipelined loop: it gets a fully pipelined divider (passes/modulo_schedule).
 PIPELINED_DIVIDER_ATTR = "vichls.pipelined_divider"
 
@@ -169,7 +189,7 @@ def op_cost(op: Operation) -> oplib.OpCost:
         words = prod(mtype.get_shape())
         kind = "lutram_read" if oplib.in_lutram(words, bit_width(mtype.element_type)) \
             else "ram_read"
-    cost = oplib.cost(kind, op_width(op))
+    cost = oplib.cost(kind, mul_operand_width(op) if kind == "mul" else op_width(op))
     if any(isinstance(v.type, IndexType) for v in (*op.operands, *op.results)):
         # index arithmetic is 32 bits wide in the netlist, but synthesis trims it to the
         # address widths it feeds: its area is costed at oplib.INDEX_AREA_WIDTH bits

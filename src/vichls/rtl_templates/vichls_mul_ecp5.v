@@ -1,6 +1,7 @@
 // vichls primitive: vichls_mul for a Lattice ECP5 (--device ecp5), low WIDTH bits of a*b
 // (WIDTH <= 36), LATENCY 1 or 2 register stages counted in cycles with the clock enable `ce`
-// high, exactly as vichls_mul. The first stage is the output register inside the MULT18X18D
+// high, exactly as vichls_mul. OPERAND_WIDTH below WIDTH says that the bits of a and b above
+// it are zero: with at most 18 such bits, one block makes the whole product. The first stage is the output register inside the MULT18X18D
 // blocks: Yosys synth_ecp5 maps a product onto the block without packing a fabric register
 // that follows it, so the register-to-register path through the block would be the
 // block's whole delay plus two nets (about 7.5 ns, under 140 MHz). Operands wider than 18
@@ -9,7 +10,8 @@
 // (only the upper half of the sum needs an adder).
 // Synthesis (Yosys defines SYNTHESIS) instantiates the blocks; simulation, lint and any
 // flow that defines VICHLS_NO_VENDOR_PRIMITIVES use the behavioural register instead.
-module vichls_mul_ecp5 #(parameter WIDTH = 32, parameter LATENCY = 2) (
+module vichls_mul_ecp5 #(parameter WIDTH = 32, parameter LATENCY = 2,
+                         parameter OPERAND_WIDTH = WIDTH) (
     input wire clk,
     input wire ce,
     input wire [WIDTH-1:0] a,
@@ -23,6 +25,14 @@ module vichls_mul_ecp5 #(parameter WIDTH = 32, parameter LATENCY = 2) (
         if (WIDTH <= 18) begin : single
             vichls_ecp5_mult18 #(.AW(WIDTH), .BW(WIDTH), .PW(WIDTH)) block (
                 .clk(clk), .ce(ce), .a(a), .b(b), .p(product));
+        end else if (OPERAND_WIDTH <= 18) begin : narrow
+            // operands zero-extended from OPERAND_WIDTH bits: one block holds the product
+            vichls_ecp5_mult18 #(.AW(OPERAND_WIDTH), .BW(OPERAND_WIDTH), .PW(WIDTH)) block (
+                .clk(clk), .ce(ce), .a(a[OPERAND_WIDTH-1:0]), .b(b[OPERAND_WIDTH-1:0]),
+                .p(product));
+            // verilator lint_off UNUSED
+            wire unused_zero_bits = &{1'b0, a[WIDTH-1:OPERAND_WIDTH], b[WIDTH-1:OPERAND_WIDTH]};
+            // verilator lint_on UNUSED
         end else begin : halves
             wire [EVEN-1:0] a_even;
             wire [EVEN-1:0] b_even;
