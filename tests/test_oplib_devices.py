@@ -193,25 +193,32 @@ def test_only_ecp5_multipliers_up_to_36_bits_use_the_dsp_registers():
     assert "ecp5" not in plain.verilog and "MULT18X18D" not in plain.verilog
 
 
-def test_ecp5_multipliers_register_inside_the_mult18x18d_blocks(tmp_path):
-    """Yosys synth_ecp5 of a design for the ECP5 gets multiplier blocks with their output
-    register in use (the first stage of every variable product), while the generic and
-    Xilinx flows read the portable form of the same text."""
+def _ecp5_multiplier_blocks(design, tmp_path) -> list[dict]:
+    """The MULT18X18D cells of ``design`` under Yosys synth_ecp5 (their JSON records)."""
     import json
 
-    from vichls.flows.synth import synth_check, synth_xilinx_resources
     from vichls.flows.tools import run_yosys
 
-    with oplib.use_device("ecp5"):
-        design = compile_fpga(wide_and_narrow_products.module(),
-                              clock_period_ns=ECP5_150MHZ_NS)
     top = design.signature.name
     (tmp_path / f"{top}.v").write_text(design.verilog)
     proc = run_yosys(["-q", "-p", f"read_verilog {top}.v; synth_ecp5 -top {top} -json "
                       f"{top}.json"], cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    cells = [c for m in json.loads((tmp_path / f"{top}.json").read_text())["modules"].values()
-             for c in m["cells"].values() if c["type"] == "MULT18X18D"]
+    return [c for m in json.loads((tmp_path / f"{top}.json").read_text())["modules"].values()
+            for c in m["cells"].values() if c["type"] == "MULT18X18D"]
+
+
+def test_ecp5_multipliers_register_inside_the_mult18x18d_blocks(tmp_path):
+    """Yosys synth_ecp5 of a design for the ECP5 gets multiplier blocks with their output
+    register in use (the first stage of every variable product), while the generic and
+    Xilinx flows read the portable form of the same text."""
+    from vichls.flows.synth import synth_check, synth_xilinx_resources
+
+    with oplib.use_device("ecp5"):
+        design = compile_fpga(wide_and_narrow_products.module(),
+                              clock_period_ns=ECP5_150MHZ_NS)
+    top = design.signature.name
+    cells = _ecp5_multiplier_blocks(design, tmp_path)
     registered = [c for c in cells if c["parameters"].get("REG_OUTPUT_CLK") == "CLK0"]
     # 32-bit: three partial products; 16-bit: one (the 64-bit product is vichls_mul's)
     assert len(registered) == 4, [c["parameters"] for c in cells]
@@ -229,23 +236,12 @@ def test_limb_products_take_one_block_each(tmp_path):
     """The magic product of a division by a constant is a sum of products of 16-bit limbs
     computed in 32 bits: on the ECP5 each is one MULT18X18D (``OPERAND_WIDTH``), not the
     three of a 32 x 32 product; on the xc7 each is one combinational DSP product."""
-    import json
-
-    from vichls.flows.tools import run_yosys
-
     with oplib.use_device("ecp5"):
         design = compile_fpga(thirds.module(), clock_period_ns=ECP5_150MHZ_NS)
     narrow = re.findall(r"vichls_mul_ecp5 #\(\.WIDTH\(32\), \.LATENCY\(1\), "
                         r"\.OPERAND_WIDTH\(16\)\)", design.verilog)
     assert narrow, design.verilog
-    top = design.signature.name
-    (tmp_path / f"{top}.v").write_text(design.verilog)
-    proc = run_yosys(["-q", "-p", f"read_verilog {top}.v; synth_ecp5 -top {top} -json "
-                      f"{top}.json"], cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    cells = [c for m in json.loads((tmp_path / f"{top}.json").read_text())["modules"].values()
-             for c in m["cells"].values() if c["type"] == "MULT18X18D"]
-    assert len(cells) == len(narrow)
+    assert len(_ecp5_multiplier_blocks(design, tmp_path)) == len(narrow)
     xc7 = compile_fpga(thirds.module())
     assert "vichls_mul" not in xc7.verilog and "vichls_div" not in xc7.verilog
 

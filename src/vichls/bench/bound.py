@@ -343,24 +343,17 @@ class _Interpreter:
         (unknown when the stored value is), and the stores to the known arrays."""
         if not self.concrete:
             return
+        # unknown values are kept as None too: evaluate() then stops at them instead of
+        # walking back over everything they were computed from, again for every use
         if isinstance(op, memref.LoadOp) and is_scalar_memref(op.memref):
-            if op.memref in env:
-                env[op.res] = env[op.memref]
-            else:
-                env.pop(op.res, None)
+            env[op.res] = env.get(op.memref)
         elif len(op.results) == 1 and not op.regions:
             # every value once, in program order: its operands are in ``env`` by then
             result = op.results[0]
             env.pop(result, None)
-            value = evaluate(result, env, self.memory)
-            if value is not None:
-                env[result] = value
+            env[result] = evaluate(result, env, self.memory)
         elif isinstance(op, memref.StoreOp) and is_scalar_memref(op.memref):
-            value = evaluate(op.value, env, self.memory)
-            if value is None:
-                env.pop(op.memref, None)
-            else:
-                env[op.memref] = value
+            env[op.memref] = evaluate(op.value, env, self.memory)
         elif isinstance(op, memref.StoreOp) and op.memref in self.memory:
             value = evaluate(op.value, env, self.memory)
             indices = [evaluate(v, env, self.memory) for v in op.indices]
@@ -414,7 +407,7 @@ class _Interpreter:
         branch or a loop not followed concretely)."""
         for inner in op.walk():
             if isinstance(inner, memref.StoreOp):
-                env.pop(inner.memref, None)
+                env[inner.memref] = None
                 self.memory.pop(inner.memref, None)
 
     def _count_for(self, loop: scf.ForOp, env: dict, mult: int, acc: _Counts) -> None:
