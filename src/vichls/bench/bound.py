@@ -109,8 +109,8 @@ class CycleBound:
 def cycle_bound(module: ModuleOp, clock_period_ns: float = 10.0,
                 inputs: dict | None = None) -> CycleBound:
     """The lower bound of the top kernel of ``module`` (left unchanged); for the call with
-    ``inputs`` ({array parameter: its values}) when given: trip counts and conditions
-    read from arrays the kernel never writes (spmv's row starts) are then known."""
+    ``inputs`` ({array parameter: its values}) when given: trip counts and conditions that
+    depend on the data (spmv's row starts, kmp's while loops) are then counted for it."""
     from vichls.fpga import prepare
 
     work = module.clone()
@@ -362,8 +362,9 @@ class _Interpreter:
                 del self.memory[op.memref]
 
     def _count_while(self, op: scf.WhileOp, env: dict, mult: int, acc: _Counts) -> None:
-        """Concretely, iteration by iteration while the condition is known; otherwise (or
-        beyond the enumeration limit) the condition once and the body never."""
+        """Concretely, iteration by iteration while the condition is known (a run past
+        CONCRETE_LIMIT visits is abandoned); otherwise the condition once and the body
+        never."""
         before, after = op.before_region.blocks[0], op.after_region.blocks[0]
         condition = before.last_op
         if self.concrete and not before.args and not after.args and \
@@ -375,7 +376,6 @@ class _Interpreter:
                     break
                 if not go:
                     return
-                self.enumerated += 1
                 self.count_block(after, env, mult, acc)
         else:
             self.count_block(before, env, mult, acc)
@@ -427,7 +427,7 @@ class _Interpreter:
         body = loop.body.block
         iv = body.args[0]
         if (self.concrete or self._needs_enumeration.setdefault(
-                loop, _controls_depend_on(loop, iv, self.memory))) and \
+                loop, _controls_depend_on(loop, iv))) and \
                 self.enumerated + trips <= ENUMERATION_LIMIT:
             self.enumerated += trips
             for t in range(trips):
@@ -445,36 +445,27 @@ class _Interpreter:
         return self._recurrences[loop]
 
 
-def _controls_depend_on(loop: scf.ForOp, iv: SSAValue, memory: dict) -> bool:
+def _controls_depend_on(loop: scf.ForOp, iv: SSAValue) -> bool:
     """Does a bound or a branch condition nested in ``loop`` depend on its counter?"""
     for op in loop.body.block.walk():
-        if isinstance(op, scf.ForOp) and any(_depends_on(v, iv, memory)
-                                             for v in (op.lb, op.ub, op.step)):
+        if isinstance(op, scf.ForOp) and any(_depends_on(v, iv) for v in (op.lb, op.ub, op.step)):
             return True
-        if isinstance(op, scf.IfOp) and _depends_on(op.cond, iv, memory):
+        if isinstance(op, scf.IfOp) and _depends_on(op.cond, iv):
             return True
     return False
 
 
-def _depends_on(value: SSAValue, target: SSAValue, memory: dict, seen: set | None = None
-                ) -> bool:
-    """Through arithmetic and the addresses of loads of known memories."""
+def _depends_on(value: SSAValue, target: SSAValue, seen: set | None = None) -> bool:
     if value is target:
         return True
     owner = value.owner
-    if not isinstance(owner, Operation) or owner.regions:
+    if not isinstance(owner, Operation) or owner.regions or isinstance(owner, memref.LoadOp):
         return False
-    if isinstance(owner, memref.LoadOp):
-        if owner.memref not in memory:
-            return False
-        operands = list(owner.indices)
-    else:
-        operands = list(owner.operands)
     seen = set() if seen is None else seen
     if owner in seen:
         return False
     seen.add(owner)
-    return any(_depends_on(v, target, memory, seen) for v in operands)
+    return any(_depends_on(v, target, seen) for v in owner.operands)
 
 
 # -- recurrences ----------------------------------------------------------------------------------

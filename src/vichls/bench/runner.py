@@ -205,7 +205,7 @@ def _build_one_on_device(bench, options: BenchOptions) -> _Built:
     iis = [loop["ii"] for loop in report.get("loops", []) if loop.get("pipelined")]
     row["ii"] = ",".join(str(ii) for ii in iis) if iis else None
     try:
-        # the call the simulation makes: its read-only arrays may set trip counts
+        # the call the simulation makes: its arrays may set trip counts
         args = bench.make_inputs()
         inputs = {p.name: a for p, a in zip(design.signature.params, args) if p.is_array}
         bound = cycle_bound(module, options.clock_period_ns, inputs)

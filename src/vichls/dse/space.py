@@ -189,26 +189,23 @@ def _exprs_of(stmt: T.Stmt):
             yield from (v for v in value if isinstance(v, T.Expr))
 
 
+def _subexpressions(e: T.Expr):
+    """``e`` and every expression inside it."""
+    yield e
+    for value in vars(e).values():
+        for v in (value if isinstance(value, list) else [value]):
+            if isinstance(v, T.Expr):
+                yield from _subexpressions(v)
+
+
 def _accesses(e: T.Expr):
     """(array, index expressions) of every load inside ``e``."""
-    if isinstance(e, T.Load):
-        yield e.array, e.indices
-    for value in vars(e).values():
-        if isinstance(value, T.Expr):
-            yield from _accesses(value)
-        elif isinstance(value, list):
-            for v in value:
-                if isinstance(v, T.Expr):
-                    yield from _accesses(v)
+    return ((x.array, x.indices) for x in _subexpressions(e) if isinstance(x, T.Load))
 
 
 def _reads(e: T.Expr, sym: T.Sym) -> bool:
     """Whether ``e`` reads the symbol ``sym``."""
-    if isinstance(e, T.Read) and e.sym is sym:
-        return True
-    return any(_reads(v, sym) if isinstance(v, T.Expr) else
-               isinstance(v, list) and any(isinstance(x, T.Expr) and _reads(x, sym) for x in v)
-               for v in vars(e).values())
+    return any(isinstance(x, T.Read) and x.sym is sym for x in _subexpressions(e))
 
 
 def _interchanged(stmts: list[T.Stmt], path: tuple[str, ...], swaps: frozenset) -> list[T.Stmt]:
@@ -280,11 +277,11 @@ class Space:
         self.interchanges: dict[str, str] = {}
         body = _interchanged(tree.body, (), frozenset(swaps)) if swaps else tree.body
         self._walk(body, (), {})
-        # a name shared by loops in several places is one knob: no interchange of it
-        self.interchanges = {p: v for p, v in self.interchanges.items()
-                             if self._counts[p] == 1 and self._counts[f"{p}/{v}"] == 1}
         if root is not None:
-            self.interchanges = root.interchanges
+            self.interchanges = root.interchanges  # named in the kernel as written
+        else:  # a name shared by loops in several places is one knob: no interchange of it
+            self.interchanges = {p: v for p, v in self.interchanges.items()
+                                 if self._counts[p] == 1 and self._counts[f"{p}/{v}"] == 1}
         for path, trips in self._trips.items():
             known = {t for t in trips if t is not None}
             self.loops[path].trip = known.pop() if len(trips) == 1 and known else None
@@ -577,7 +574,8 @@ class Space:
     def seeds(self) -> list[Point]:
         """A structured first sample, pipelined points first (under a time budget the
         search may only get through part of it): no directives; every nest pipelined
-        (``pipelined_outward``), then each pipeline candidate alone, then over every innermost loop unrolled by a common factor (the loop above
+        (``pipelined_outward``), also after each interchange; then each pipeline candidate
+        alone, then over every innermost loop unrolled by a common factor (the loop above
         unrolled too or not), each with and without the partitions its pipelining implies;
         then the same uniform unrolls without pipelining; then each loop unrolled alone by
         each factor. Factors grow along the list: small points are quick to build, and the
@@ -628,12 +626,13 @@ class Space:
         where that point stays valid (the whole nest below it unrolled into one pipeline).
         Loops an unroll of ``point`` removes entirely are left alone."""
         chosen: set[str] = set()
-        for path in self.pipeline_candidates():
+        candidates = self.pipeline_candidates()
+        for path in candidates:
             knob = self.loops[path]
             if not knob.innermost:
                 continue
             parent = knob.parent
-            if parent in self.pipeline_candidates() and \
+            if parent in candidates and \
                     self.valid(point.with_pipeline(chosen | {parent})):
                 chosen = {p for p in chosen if not p.startswith(parent + "/")} | {parent}
             elif not any(path.startswith(p + "/") for p in chosen) and \

@@ -795,8 +795,8 @@ class StructuralBuilder:
             wire = self.divider(op, arg(0), arg(1), width, group, cycle, block, hint)
             self.define(result, wire, group, ready, block, hint)
             return
-        if kind == "mul" and oplib.mul_latency(mul_operand_width(op)) > 0:
-            operands = mul_operand_width(op)
+        operands = mul_operand_width(op) if kind == "mul" else width
+        if kind == "mul" and oplib.mul_latency(operands) > 0:
             params = {"WIDTH": width, "LATENCY": oplib.mul_latency(operands)}
             primitive = oplib.mul_primitive(operands)
             if operands < width:  # zero-extended operands: one vendor block

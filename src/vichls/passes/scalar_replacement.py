@@ -168,9 +168,8 @@ def _below_or_above(counter: SSAValue, other: SSAValue) -> bool:
 
 
 def _differ(x: SSAValue, y: SSAValue, ranges: ValueRanges) -> bool:
-    """Whether two index values provably differ whenever both accesses run."""
-    if _index_key(x) != _index_key(y) and _constant(x) is not None and _constant(y) is not None:
-        return True
+    """Whether two index values provably differ whenever both accesses run (distinct
+    constants have disjoint ranges)."""
     if _below_or_above(x, y) or _below_or_above(y, x):
         return True
     a, b = ranges.of(x), ranges.of(y)

@@ -1,8 +1,8 @@
 // vichls primitive: vichls_mul for a Lattice ECP5 (--device ecp5), low WIDTH bits of a*b
 // (WIDTH <= 36), LATENCY 1 or 2 register stages counted in cycles with the clock enable `ce`
 // high, exactly as vichls_mul. OPERAND_WIDTH below WIDTH says that the bits of a and b above
-// it are zero: with at most 18 such bits, one block makes the whole product. The first stage is the output register inside the MULT18X18D
-// blocks: Yosys synth_ecp5 maps a product onto the block without packing a fabric register
+// it are zero: with at most 18 such bits, one block makes the whole product. The first
+// stage is the output register inside the MULT18X18D blocks: Yosys synth_ecp5 maps a product onto the block without packing a fabric register
 // that follows it, so the register-to-register path through the block would be the
 // block's whole delay plus two nets (about 7.5 ns, under 140 MHz). Operands wider than 18
 // bits are split into halves (unsigned, so the low WIDTH bits are right for both
