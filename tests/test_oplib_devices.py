@@ -121,6 +121,50 @@ def test_ecp5_at_150mhz_chains_fewer_adders_per_cycle():
     assert _latency(adder_chain, "ecp5", ECP5_150MHZ_NS) > _latency(adder_chain, "xc7", 10.0)
 
 
+def test_a_register_with_many_writers_pays_its_input_multiplexer_on_ecp5():
+    ecp5 = oplib.device("ecp5")
+    level = ecp5.lut_ns + ecp5.net_ns
+    assert [oplib.register_input_ns(n, ecp5) for n in (1, 2, 3, 4, 5, 8, 9)] == \
+        [0.0, 0.0, level, level, 2 * level, 2 * level, 3 * level]
+    assert oplib.register_input_ns(9, oplib.device("xc7")) == 0.0
+
+
+@kernel
+def five_writers(a: int32[8], out: int32[2]):
+    best: int32 = 0
+    for i in range(8):
+        x = a[i] * 3 + a[(i + 1) % 8]
+        if x > best:
+            best = x
+        elif x < -best:
+            best = -x
+        elif x == 7:
+            best = 7
+        elif x == 9:
+            best = 1
+    out[0] = best
+
+
+def test_writes_to_a_register_with_five_writers_are_charged_on_ecp5_only():
+    """The scheduler reads the charge per write from the count of the register's writers
+    (``best``: the initial zero and four branches)."""
+    from vichls.fpga import prepare
+    from vichls.passes.schedule import op_cost
+
+    for device, levels in (("ecp5", 2), ("xc7", 0)):
+        with oplib.use_device(device):
+            module = five_writers.module()
+            prepare(module, 1000 / 150)
+            writes: dict = {}
+            for op in module.walk():
+                if op.name == "memref.store" and not op.memref.type.get_shape():
+                    writes.setdefault(op.memref, []).append(op)
+            busiest = max(writes.values(), key=len)
+            assert len(busiest) == 5
+            dev = oplib.device(device)
+            assert {op_cost(op).delay_ns for op in busiest} == {levels * (dev.lut_ns + dev.net_ns)}
+
+
 def test_default_build_is_the_xc7_build():
     plain = compile_fpga(mixed_products.module())
     with oplib.use_device("xc7"):

@@ -483,6 +483,35 @@ def test_quotient_zero_below_the_divisor():
     assert stores[1].value is loop.body.block.args[0]
 
 
+def test_floor_division_of_a_non_negative_index():
+    """``arith.floordivsi`` from an affine map (the row of an unrolled loop's access to a
+    partitioned array, ``j floordiv 21`` for ``j`` in 0, 21) is an unsigned division by a
+    magic product, not a 33-cycle divider; by a power of two it stays (a shift), and a
+    dividend that may be negative keeps its floor division."""
+    module = parse_function("""
+      func.func @f(%out: memref<2xindex>, %n: index) {
+        %c0 = arith.constant 0 : index
+        %c4 = arith.constant 4 : index
+        %c21 = arith.constant 21 : index
+        %c42 = arith.constant 42 : index
+        %cm5 = arith.constant -5 : index
+        scf.for %j = %c0 to %c42 step %c21 {
+          %q = arith.floordivsi %j, %c21 : index
+          %p = arith.floordivsi %j, %c4 : index
+          %m = arith.addi %j, %cm5 : index
+          %r = arith.floordivsi %m, %c21 : index
+          %s = arith.addi %q, %p : index
+          %t = arith.addi %s, %r : index
+          memref.store %t, %out[%q] : memref<2xindex>
+        }
+        func.return
+      }""")
+    div_by_constant(module)
+    floors = _ops(module, arith.FloorDivSIOp)
+    assert [op.operands[1].owner.value.value.data for op in floors] == [4, 21], floors
+    assert floors[1].operands[0].owner.name == "arith.addi"  # j - 5 may be negative
+
+
 def _arrays(rng: np.random.Generator, dtype, shapes: list[int]) -> list[np.ndarray]:
     info = np.iinfo(dtype)
     out = []

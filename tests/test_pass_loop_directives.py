@@ -63,6 +63,17 @@ def test_reorder_and_flatten_through_the_schedule():
     assert_cpu_agrees(matmul, m)
 
 
+def test_paths_after_an_interchange_name_the_moved_loops():
+    """After ``reorder("i/k/j", "i/k")`` the loop written ``i/k/j`` is ``i/j/k``: later
+    directives may name it by its new path (the DSE names its knobs that way)."""
+    s = vichls.customize(matmul).reorder("i/k/j", "i/k").unroll("i/j/k", factor=3)
+    m = s.module()
+    assert _uppers(m) == [4, 5, 6] and affine_loops(m)[2].step.value.data == 3
+    assert_cpu_agrees(matmul, m)
+    with pytest.raises(DirectiveError, match="no loop named 'i/j/x'"):
+        vichls.customize(matmul).reorder("i/k/j", "i/k").unroll("i/j/x")
+
+
 @pytest.mark.parametrize("build, why", [
     (lambda s: s.unroll("i", factor=2), "bounds that are not affine in the loops around it"),
     (lambda s: s.tile("i", 2), "only pipeline applies to it"),

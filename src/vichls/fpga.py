@@ -7,11 +7,12 @@
    store-to-load forwarding (passes/forward_scalar_stores), value numbering of
    expressions and loads (passes/value_numbering), forwarding of array elements with
    identical indices (passes/forward_array_stores), loop-invariant code motion
-   (passes/hoist_loop_invariants), scalar replacement (passes/scalar_replacement), load
+   (passes/hoist_loop_invariants, again after passes/reassociate_products), scalar replacement (passes/scalar_replacement), load
    rotation (passes/rotate_loads: arrays a loop only reads are read one iteration
-   ahead), reassociation of add chains (passes/reassociate) and dead-op removal;
+   ahead), reassociation of add chains (passes/reassociate), dead-op removal and the
+   predication of short ifs (passes/predicate_ifs);
 2. instruction level: list scheduling with chaining per straight-line segment
-   (passes/schedule), and modulo scheduling of pipelined loops
+   (passes/schedule; a predicated if's ops are part of it), and modulo scheduling of pipelined loops
    (passes/modulo_schedule), timing from vichls.oplib;
 3. structural level: one component with cells, datapath, static groups and a control
    tree (passes/build_structural; a pipelined loop is one group whose iterations
@@ -67,7 +68,9 @@ from vichls.passes.lower_affine_fpga import lower_affine_for_fpga
 from vichls.passes.modulo_schedule import is_dual_port
 from vichls.passes.loop_pipeline import pipeline_ii, pipeline_loop
 from vichls.passes.loop_utils import LoopTransformError
+from vichls.passes.predicate_ifs import predicate_ifs
 from vichls.passes.reassociate import reassociate
+from vichls.passes.reassociate_products import reassociate_products
 from vichls.passes.narrow_arithmetic import narrow_arithmetic
 from vichls.passes.narrow_compares import narrow_compares
 from vichls.passes.remove_dead_ops import remove_dead_ops
@@ -168,6 +171,8 @@ def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, Kern
     forward_scalar_stores(module)
     value_numbering(module)
     hoist_loop_invariants(module)
+    if reassociate_products(module):  # invariant factors (hoisted loads) multiplied first
+        hoist_loop_invariants(module)
     value_numbering(module)  # hoisting brings equal expressions into one block
     forward_array_stores(module)  # after numbering: equal indices are one SSA value
     # after hoisting and numbering: an element's invariant index is then one SSA value
@@ -188,6 +193,7 @@ def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, Kern
     narrow_compares(module, narrow_arithmetic(module))
     value_numbering(module)
     remove_dead_ops(module)
+    predicate_ifs(module)  # last: it reads the final ops of each branch
     schedule_module(module, clock_period_ns)
     return top, sig
 

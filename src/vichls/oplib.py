@@ -34,7 +34,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from math import ceil
+from math import ceil, log2
 
 #: Time kept free in every cycle for register setup and clock-to-q on the default device
 #: (``register_reserve_ns()`` gives the active device's).
@@ -106,6 +106,10 @@ class Device:
     #: their read data after the clock edge: the address register, the LUT RAM and the
     #: read multiplexer of a ``lutram_max_bits`` array
     lutram_out_ns: float = 0.0
+    #: a register written by several operations takes its input through a multiplexer of
+    #: their values, one LUT level per doubling of the writers: charged to the write from
+    #: the third writer on (the first level shares a LUT with the data); False: never
+    register_input_mux: bool = False
 
 
 XC7 = Device(
@@ -129,6 +133,7 @@ ECP5 = Device(
     shift_add_max_digits=4,  # Yosys puts other constant products on a MULT18X18D
     # a DP16KD read takes 5.8 ns to leave the block: small arrays go to LUT RAM
     lutram_max_bits=4096, lutram_out_ns=0.5 + 1.1 + 0.25 + 2 * (0.25 + 0.7),
+    register_input_mux=True,  # LUT4s: two writers per level
 )
 
 DEVICES: dict[str, Device] = {d.name: d for d in (XC7, ECP5)}
@@ -263,6 +268,15 @@ def cost(kind: str, width: int, dev: Device | None = None) -> OpCost:
     if kind in ("reg_read", "reg_write"):
         return OpCost(0, 0.0)
     raise KeyError(f"operator library has no entry for {kind!r}")
+
+
+def register_input_ns(writers: int, dev: Device | None = None) -> float:
+    """The delay a register's input multiplexer adds to a write, for ``writers`` writing
+    operations (see ``Device.register_input_mux``)."""
+    d = dev or current_device()
+    if not d.register_input_mux or writers <= 2:
+        return 0.0
+    return (ceil(log2(writers)) - 1) * (d.lut_ns + d.net_ns)
 
 
 def _div_out(d: Device, w: int) -> float:

@@ -77,11 +77,38 @@ class Schedule:
                 names |= {f"{base}.outer", f"{base}.inner"}
         return names
 
+    def _reordered_paths(self) -> list[tuple[tuple[str, ...], str | None, object]]:
+        """The kernel's loops as (path, label, loop) with their paths as the earlier
+        reorder directives leave them: the loops of an interchanged band trade places,
+        so ``reorder("i/k/j", "i/k")`` makes the loop written ``i/k/j`` answer to
+        ``i/j/k``."""
+        entries = [(list(path), label, loop) for path, label, loop in _loops(self.kernel.tree().body)]
+        for d in self.directives:
+            if d.kind != "reorder":
+                continue
+            wanted = [tuple(n.split("/")) for n in d.args]
+            depth = {}
+            for parts in wanted:
+                hits = {len(p) - 1 for p, _, _ in entries if tuple(p[-len(parts):]) == parts}
+                if len(hits) == 1:
+                    depth[parts] = hits.pop()
+            if len(depth) != len(wanted):
+                continue  # not one band: the IR-level application reports it
+            depths = sorted(depth.values())
+            for path, _, _ in entries:
+                if all(len(path) > depth[w] and path[depth[w]] == w[-1] for w in wanted):
+                    for at, parts in zip(depths, wanted):
+                        path[at] = parts[-1]
+        return [(tuple(p), label, loop) for p, label, loop in entries]
+
     def _find_loops(self, d: Directive, name: str):
         kt = self.kernel.tree()
         parts = tuple(name.split("/"))
-        found = [loop for path, label, loop in _loops(kt.body)
+        found = [loop for path, label, loop in self._reordered_paths()
                  if label == name or path[-len(parts):] == parts]
+        if not found:  # a name from before an interchange still finds its loop
+            found = [loop for path, label, loop in _loops(kt.body)
+                     if label == name or path[-len(parts):] == parts]
         if not found and parts[-1] in self._tiled_names():
             return []  # made by a tile directive; directives.py finds it in the IR
         if not found:

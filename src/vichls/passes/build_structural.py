@@ -5,8 +5,9 @@ scheduling (every time-taking op carries ``vichls.cycle``/``vichls.ready``). Out
 ``structural.component`` with the kernel's ports (docs hardware-interface.md), one cell per
 storage or multi-cycle unit, ``comb`` datapath, one static group per scheduled segment (a
 pipelined loop's iteration is one group, its ops predicated by the ifs around them, its
-values carried from cycle to cycle in stage registers) and a control tree mirroring the
-loops and ifs.
+values carried from cycle to cycle in stage registers; the ops of a predicated if are
+part of the segment around it, predicated the same way) and a control tree mirroring the
+loops and the other ifs.
 
 Binding is one unit per op (no sharing): a multiplier or divider's inputs are wired
 continuously to its operands. Storage: a 0-d memref is a register (``vichls_reg``), an
@@ -54,10 +55,14 @@ from vichls.passes.schedule import (
     PIPELINED_DIVIDER_ATTR,
     READY_ATTR,
     bit_width,
+    is_predicated,
     is_scalar_memref,
     mul_operand_width,
     op_kind,
     power_of_two_divisor,
+    predicate_of,
+    predicated_ops,
+    reads_predicate,
     stream_port,
     segment_length,
     split_block,
@@ -498,6 +503,11 @@ class StructuralBuilder:
                         )
                         if later:
                             needs.setdefault(result, False)
+                    elif is_predicated(user):  # read by the guards of the ops in it
+                        if any(self.segment_of[g] != self.segment_of[op]
+                               or g.attributes[CYCLE_ATTR].value.data != ready
+                               for g in predicated_ops(user) if reads_predicate(g)):
+                            needs.setdefault(result, False)
                     else:  # control ops and terminators decide at a cycle boundary
                         needs[result] = True
         return needs
@@ -544,7 +554,7 @@ class StructuralBuilder:
 
     def op_guard(self, group: str, cycle: int) -> SSAValue:
         """The guard of an access: the group's cycle, and the conditions of the ifs around
-        it in a pipelined loop (where ifs are predicated, not branched)."""
+        it in a pipelined loop or a predicated if (which are not branched)."""
         g = self.guard(group, cycle)
         for cond, polarity in self.predicate:
             c = self.read(cond, group, cycle)
@@ -602,7 +612,9 @@ class StructuralBuilder:
         self.emit(group)
         self.group_ops[name] = group
         for op in ops:
+            self.predicate = predicate_of(op)
             self.build_op(op, name, group.body.block)
+        self.predicate = ()
         control.add_op(st.EnableOp.create(properties={"group": StringAttr(name)}))
 
     def loop_counter(self, loop: scf.ForOp, with_next: bool):

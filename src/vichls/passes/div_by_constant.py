@@ -62,10 +62,12 @@ as ``nmax``: ``j / 25`` for ``j`` in ``0..24`` is the constant 0 and ``j % 25`` 
 and a narrow dividend needs a narrow magic product. This is also the only way divisions on
 ``index`` are rewritten (the bank and offset of an access to a cyclically partitioned array
 from a rolled loop): through an ``index_cast`` to 32 bits, the width of ``index`` in the
-datapath, and back.
+datapath, and back. The same holds for ``arith.floordivsi`` (from the ``floordiv`` of an
+affine map, such as the row of an unrolled loop's access to a partitioned array): on a
+non-negative dividend, floor and truncation agree.
 
 Assumes the loop-level IR after lower-affine (FPGA preparation): other divisions on
-``index`` and ``arith.floordivsi`` from affine maps are left alone.
+``index``, and ``arith.floordivsi`` of a dividend that may be negative, are left alone.
 """
 
 from __future__ import annotations
@@ -89,7 +91,9 @@ LIMB_BITS = 16
 #: Nonzero canonical-signed digits up to which ``q * d`` is shift-and-add.
 MAX_SHIFT_ADD_DIGITS = 3
 
-_DIVISIONS = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp)
+_DIVISIONS = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp,
+              arith.FloorDivSIOp)
+_QUOTIENTS = (arith.DivSIOp, arith.DivUIOp, arith.FloorDivSIOp)
 
 
 def magic_number(d: int, nmax: int) -> tuple[int, int]:
@@ -277,6 +281,7 @@ class _Group:
     divisor: int  # the constant as the op reads it (signed or unsigned)
     signed: bool
     ops: list[Operation]
+    floor: bool = False  # floordivsi: rewritten only for a non-negative dividend
 
     @property
     def dividend(self) -> SSAValue:
@@ -305,10 +310,11 @@ def _groups(block: Block) -> list[_Group]:
         d = _constant_divisor(op)
         if d is None:
             continue
-        signed = isinstance(op, (arith.DivSIOp, arith.RemSIOp))
-        key = (op.operands[0], d, signed)
+        floor = isinstance(op, arith.FloorDivSIOp)
+        signed = floor or isinstance(op, (arith.DivSIOp, arith.RemSIOp))
+        key = (op.operands[0], d, signed, floor)
         if key not in groups:
-            groups[key] = _Group(d, signed, [])
+            groups[key] = _Group(d, signed, [], floor)
         groups[key].ops.append(op)
     return list(groups.values())
 
@@ -488,7 +494,7 @@ def _replace_non_negative(group: _Group, nmax: int) -> bool:
     ``index`` dividend; False when that is not cheaper than the divider."""
     emit = _Emitter(group.ops[0])
     n = group.dividend
-    idioms = _floor_idioms(group) if group.signed else []
+    idioms = _floor_idioms(group) if group.signed and not group.floor else []
     if group.divisor > nmax:  # quotient 0, remainder the dividend itself
         q, remainder = emit.add(arith.ConstantOp(IntegerAttr(0, n.type))), n
     else:
@@ -508,7 +514,7 @@ def _replace_non_negative(group: _Group, nmax: int) -> bool:
     for select, quotient in idioms:  # floor adjustments that never apply
         select.results[0].replace_all_uses_with(q if quotient else remainder)
     for op in group.ops:
-        quotient = isinstance(op, (arith.DivSIOp, arith.DivUIOp))
+        quotient = isinstance(op, _QUOTIENTS)
         op.results[0].replace_all_uses_with(q if quotient else remainder)
         op.detach()
         op.erase()
@@ -518,10 +524,13 @@ def _replace_non_negative(group: _Group, nmax: int) -> bool:
 
 def _replace_group(group: _Group, ranges: ValueRanges) -> None:
     span = ranges.known(group.dividend)
+    if group.floor and group.divisor & (group.divisor - 1) == 0 and \
+            (span is None or span[1] >= group.divisor):
+        return  # by a power of two it is already a shift (build_structural)
     if span is not None and span[0] >= 0 and group.divisor > 0:
         if _replace_non_negative(group, span[1]):
             return
-    if isinstance(group.dividend.type, IndexType):
+    if isinstance(group.dividend.type, IndexType) or group.floor:
         return
     if group.signed and abs(group.divisor) >= 2:
         _replace_floor_idioms(group)

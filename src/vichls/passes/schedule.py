@@ -3,7 +3,10 @@
 Every block of the (lowered) loop-level IR is cut into segments: maximal runs of
 operations between control ops (``scf.for``, ``scf.if``, ``scf.while``). Each segment is
 scheduled on its own and becomes one static group of the structural level. Constants,
-allocas and terminators are not scheduled (they cost no time).
+allocas and terminators are not scheduled (they cost no time). An ``scf.if`` marked
+``vichls.predicated`` (passes/predicate_ifs.py) is not a control op: its operations belong
+to the segment around it, and those with an effect (memory and register accesses) wait
+for the conditions of the ifs around them, which guard them in hardware.
 
 Constraints, all read from the operator library (vichls.oplib):
 - data dependences: a combinational op may chain after its operands in the same cycle as
@@ -14,6 +17,8 @@ Constraints, all read from the operator library (vichls.oplib):
   after earlier stores; loads may reorder among themselves; a 0-d memref (a register)
   may be written in the cycle it is read;
 - at most one access per memory (array memref) per cycle: one port per array;
+- a write to a register with many writers chains through their multiplexer
+  (``oplib.register_input_ns``; ECP5 only);
 - a value that a control decision reads (a loop bound, an if or while condition) must
   leave the device's decision time (``oplib.decision_reserve_ns``, 0 on xc7) free at the
   end of its ready cycle, since the FSM's tests and next-state logic follow it in the
@@ -43,6 +48,9 @@ from xdsl.ir import Block, Operation
 from vichls import oplib
 from vichls.dialects import stream
 
+#: on an ``scf.if`` without results whose operations run in the segment around it, guarded
+#: by its condition, instead of in branches of the control (passes/predicate_ifs.py)
+PREDICATED_ATTR = "vichls.predicated"
 CYCLE_ATTR = "vichls.cycle"
 READY_ATTR = "vichls.ready"
 #: on an op whose result a control decision reads only from this cycle of the segment on
@@ -98,6 +106,39 @@ def stream_port(op: Operation):
 
 def is_scalar_memref(value) -> bool:
     return isinstance(value.type, MemRefType) and len(value.type.get_shape()) == 0
+
+
+def is_predicated(op: Operation | None) -> bool:
+    return isinstance(op, scf.IfOp) and PREDICATED_ATTR in op.attributes
+
+
+def predicated_ops(branch: scf.IfOp) -> list[Operation]:
+    """The scheduled operations of a predicated if (both regions, nested ones included),
+    in program order."""
+    out: list[Operation] = []
+    for region in (branch.true_region, branch.false_region):
+        for block in region.blocks:
+            for op in block.ops:
+                if is_predicated(op):
+                    out += predicated_ops(op)
+                elif op_kind(op) is not None:
+                    out.append(op)
+    return out
+
+
+def predicate_of(op: Operation) -> tuple:
+    """(condition, polarity) of every predicated if around ``op``, outermost first."""
+    out = []
+    while is_predicated(parent := op.parent_op()):
+        out.append((parent.cond, op.parent_region() is parent.true_region))
+        op = parent
+    return tuple(reversed(out))
+
+
+def reads_predicate(op: Operation) -> bool:
+    """Is ``op`` guarded by the conditions of the predicated ifs around it in hardware (it
+    has an effect, or it occupies a memory port)?"""
+    return op_kind(op) in ("mem_read", "mem_write", "reg_write", "stream_get", "stream_put")
 
 
 def is_control(op: Operation) -> bool:
@@ -189,6 +230,9 @@ def op_cost(op: Operation) -> oplib.OpCost:
         words = prod(mtype.get_shape())
         kind = "lutram_read" if oplib.in_lutram(words, bit_width(mtype.element_type)) \
             else "ram_read"
+    if kind == "reg_write":  # through the multiplexer of the register's writers
+        writers = sum(isinstance(use.operation, memref.StoreOp) for use in op.memref.uses)
+        return oplib.OpCost(0, oplib.register_input_ns(writers))
     cost = oplib.cost(kind, mul_operand_width(op) if kind == "mul" else op_width(op))
     if any(isinstance(v.type, IndexType) for v in (*op.operands, *op.results)):
         # index arithmetic is 32 bits wide in the netlist, but synthesis trims it to the
@@ -214,7 +258,9 @@ def split_block(block: Block) -> list[list[Operation] | Operation]:
     items: list[list[Operation] | Operation] = []
     current: list[Operation] = []
     for op in block.ops:
-        if is_control(op):
+        if is_predicated(op):
+            current += predicated_ops(op)
+        elif is_control(op):
             if current:
                 items.append(current)
                 current = []
@@ -316,6 +362,8 @@ def feeds_control(op: Operation) -> bool:
     for result in op.results:
         for use in result.uses:
             user = use.operation
+            if is_predicated(user):
+                continue  # a guard of the operations in it, not a decision
             if isinstance(user, (scf.ForOp, scf.IfOp)) or (
                     isinstance(user, scf.ConditionOp) and use.index == 0):
                 return True
@@ -336,6 +384,10 @@ def schedule_segment(ops: list[Operation], budget_ns: float) -> list[Placement]:
             owner = v.owner
             if isinstance(owner, Operation) and owner in index:
                 preds.append(index[owner])
+        if reads_predicate(op):
+            for cond, _ in predicate_of(op):
+                if isinstance(cond.owner, Operation) and cond.owner in index:
+                    preds.append(index[cond.owner])
         node = Node(cost.latency, cost.delay_ns, cost.out_delay_ns, sorted(set(preds)))
         if decision_reserve and feeds_control(op):
             node.deadline = budget_ns - decision_reserve
@@ -407,7 +459,7 @@ def schedule_module(module: ModuleOp, clock_period_ns: float) -> None:
                                 seg_op.attributes[DECIDED_ATTR] = IntegerAttr(placement.decided,
                                                                               i64)
                 for inner in block.ops:
-                    if inner.regions:
+                    if inner.regions and not is_predicated(inner):
                         visit(inner)
 
     visit(module)

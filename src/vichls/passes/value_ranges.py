@@ -11,6 +11,8 @@ whole range of ``v``'s type. It follows
 - shifts of a non-negative range by a range of amounts below the width (a left shift only
   when it cannot reach the sign bit);
 - ``select``: the union of its two ranges;
+- ``andi`` with an operand that is never negative: 0 up to that operand's top;
+- ``divui`` / ``remui`` of a non-negative range by a positive one;
 - the induction variable of an ``scf.for`` with a constant positive step: from the lowest
   lower bound to the highest upper bound minus one (the body runs only below the bound).
 Anything else has its type's whole range.
@@ -119,6 +121,16 @@ class ValueRanges:
                 return (a[0] - b[1], a[1] - b[0])
             corners = [x * y for x in a for y in b]
             return (min(corners), max(corners))
+        if isinstance(op, arith.AndIOp):  # a mask that is never negative bounds it
+            masks = [r[1] for r in (self.of(op.lhs), self.of(op.rhs)) if r and r[0] >= 0]
+            return (0, min(masks)) if masks else None
+        if isinstance(op, (arith.DivUIOp, arith.RemUIOp)):
+            a, d = self.of(op.lhs), self.of(op.rhs)
+            if not (a and d) or a[0] < 0 or d[0] <= 0:
+                return None  # unsigned views of negative values are another range
+            if isinstance(op, arith.DivUIOp):
+                return (a[0] // d[1], a[1] // d[0])
+            return (0, min(a[1], d[1] - 1))
         if isinstance(op, (arith.ShLIOp, arith.ShRSIOp, arith.ShRUIOp)):
             a, s = self.of(op.lhs), self.of(op.rhs)
             if not (a and s) or a[0] < 0 or s[0] < 0 or s[1] >= width:

@@ -1,0 +1,116 @@
+"""Reassociate products so that their loop-invariant factors multiply first, where
+loop-invariant code motion can take them out of the loop.
+
+Why: Python multiplies left to right, so syr2k's ``A[j][k] * alpha * B[i][k]`` is
+``(A[j][k] * alpha) * B[i][k]``: two multipliers in the ``j`` loop, although
+``alpha * B[i][k]`` does not change with ``j``. Two's-complement multiplication is
+associative and commutative (wrapping changes nothing), so ``A[j][k] * (alpha * B[i][k])``
+is bit-identical, and passes/hoist_loop_invariants moves ``alpha * B[i][k]`` before the
+loop: one multiplier per term in the loop instead of two. Fewer multipliers in a loop body
+means fewer DSP blocks per unrolled copy and a shorter iteration.
+
+What: in every block inside an ``scf.for``, each maximal tree of ``arith.muli`` (of one
+type) whose inner results have no other use is rebuilt as a left-deep chain over its
+leaves, ordered by the loop depth at which each leaf is defined (outermost first, program
+order among equals), when that chain has more products whose factors are all defined
+outside the innermost loop around the tree than the tree had. New multiplies take the
+location of the tree's root.
+
+Assumes the loop-level IR after lower-affine, value numbering and loop-invariant code
+motion (the FPGA preparation), which runs again after it when a product changed: the
+loads it hoisted are the invariant factors.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+
+
+def reassociate_products(module: ModuleOp) -> bool:
+    """Rewrite the products of ``module`` in place; True when one changed."""
+    changed = False
+    for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
+        for block in loop.body.blocks:
+            changed |= _reassociate_block(block, loop)
+    return changed
+
+
+def _is_inner(value: SSAValue, block: Block, type_) -> bool:
+    owner = value.owner
+    return (isinstance(owner, arith.MuliOp) and owner.parent_block() is block
+            and value.type == type_ and value.has_one_use())
+
+
+def _tree(root: arith.MuliOp, block: Block) -> tuple[list[SSAValue], list[Operation]]:
+    leaves, inner = [], []
+    work = [root.lhs, root.rhs]
+    while work:
+        v = work.pop(0)
+        if _is_inner(v, block, root.result.type):
+            inner.append(v.owner)
+            work += [v.owner.lhs, v.owner.rhs]
+        else:
+            leaves.append(v)
+    return leaves, inner
+
+
+def _depth(value: SSAValue) -> int:
+    """How many ``scf.for`` loops enclose the definition of ``value``."""
+    op = value.owner.parent_op() if isinstance(value, BlockArgument) else value.owner
+    if isinstance(value, BlockArgument) and isinstance(op, scf.ForOp):
+        op = op.body.block.first_op  # the induction variable is inside its loop
+    depth = 0
+    while op is not None:
+        op = op.parent_op()
+        depth += isinstance(op, scf.ForOp)
+    return depth
+
+
+def _invariant_products(factors: list[list[SSAValue]], outside) -> int:
+    """How many of the products (each given by its leaves) have all leaves ``outside``."""
+    return sum(all(outside(v) for v in leaves) for leaves in factors)
+
+
+def _reassociate_block(block: Block, loop: scf.ForOp) -> bool:
+    def feeds_a_tree(op: arith.MuliOp) -> bool:
+        if not _is_inner(op.result, block, op.result.type):
+            return False
+        user = next(iter(op.result.uses)).operation
+        return isinstance(user, arith.MuliOp) and user.parent_block() is block
+
+    roots = [op for op in block.ops if isinstance(op, arith.MuliOp) and not feeds_a_tree(op)]
+    loop_depth = _depth(loop.body.block.args[0])
+
+    def outside(value: SSAValue) -> bool:
+        return _depth(value) < loop_depth
+
+    changed = False
+    for root in roots:
+        leaves, inner = _tree(root, block)
+        if len(leaves) < 3:
+            continue
+        before = _invariant_products([_tree(op, block)[0] for op in inner], outside)
+        ranked = sorted(range(len(leaves)), key=lambda k: (_depth(leaves[k]), k))
+        ordered = [leaves[k] for k in ranked]
+        after = _invariant_products([ordered[:n] for n in range(2, len(ordered))], outside)
+        if after <= before:
+            continue
+        order = {op: k for k, op in enumerate(block.ops)}
+        product = ordered[0]
+        for leaf in ordered[1:-1]:
+            mul = arith.MuliOp(product, leaf)
+            mul.location = root.location
+            block.insert_op_before(mul, root)
+            product = mul.result
+        new_root = arith.MuliOp(product, ordered[-1])
+        new_root.location = root.location
+        block.insert_op_before(new_root, root)
+        root.result.replace_all_uses_with(new_root.result)
+        new_root.result.name_hint = root.result.name_hint
+        for op in sorted([root, *inner], key=lambda o: -order[o]):  # users before producers
+            op.detach()
+            op.erase()
+        changed = True
+    return changed
