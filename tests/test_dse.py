@@ -162,6 +162,42 @@ def test_pipelining_partitions_what_the_unrolled_inner_loops_index(tmp_path):
     assert result.status == "ok", result.error
 
 
+LABELLED = """
+import vichls
+from vichls import int32, kernel
+
+@kernel
+def labelled(A: int32[4, 4], x: int32[4], y: int32[4]):
+    for i in vichls.loop(range(4), name="rows"):
+        for j in vichls.loop(range(4), name="cols"):
+            x[i] += A[i, j]
+    for i in vichls.loop(range(4), name="i2"):
+        for j in range(4):
+            y[i] += A[j, i]
+"""
+
+HALF_LABELLED = LABELLED.replace('vichls.loop(range(4), name="rows")', "range(4)").replace(
+    'vichls.loop(range(4), name="cols")', "range(4)")
+
+
+def test_labelled_nests_are_knobs_of_their_own(tmp_path):
+    """Two nests over i/j are one knob by variable names; labelled, each is its own (and
+    the column-reading one may be interchanged alone). When a variable path would also
+    select a labelled loop (the first nest unlabelled), the names stay variable paths."""
+    labelled, _ = _load(tmp_path, LABELLED, "labelled")
+    space = Space(labelled, max_parallel=4)
+    assert space.labels and set(space.loops) == {"rows", "rows/cols", "i2", "i2/j"}
+    assert set(space.interchanges) == {"rows", "i2"}
+    point = Point(reorder=("i2",)).with_unroll("j/i2", 2).with_pipeline(["j/i2"])
+    assert space.valid(point)
+    directives = space.directives(point)
+    assert directives[0] == ("reorder", ("i2/j", "i2"), {})
+    result = evaluate(labelled, directives, parse_budget(None))
+    assert result.status == "ok", result.error
+    half, _ = _load(tmp_path, HALF_LABELLED, "labelled")
+    assert set(Space(half, max_parallel=4).loops) == {"i", "i/j"}
+
+
 def test_partitions_follow_the_unroll_factors(nest):
     space = Space(nest, max_parallel=8)
     p = Point().with_unroll("i/j", 4).with_unroll("i", 2)

@@ -74,6 +74,29 @@ def test_paths_after_an_interchange_name_the_moved_loops():
         vichls.customize(matmul).reorder("i/k/j", "i/k").unroll("i/j/x")
 
 
+@vichls.kernel
+def two_labelled(a: vichls.int32[3, 4], b: vichls.int32[4, 4]):
+    for i in vichls.loop(range(3), name="first"):
+        for j in range(4):
+            a[i, j] += 1
+    for i in vichls.loop(range(4), name="second"):
+        for j in range(4):
+            b[i, j] += 2
+
+
+def test_labels_name_their_level_in_a_path():
+    """``second/j`` is the j loop inside the loop labelled ``second`` only; ``i/j`` still
+    names both j loops."""
+    m = vichls.customize(two_labelled).unroll("second/j", factor=2).module()
+    assert [loop.step.value.data for loop in affine_loops(m)] == [1, 1, 1, 2]
+    m = vichls.customize(two_labelled).unroll("i/j", factor=2).module()
+    assert [loop.step.value.data for loop in affine_loops(m)] == [1, 2, 1, 2]
+    m = vichls.customize(two_labelled).reorder("second/j", "second").unroll(
+        "j/second", factor=2).module()
+    assert _uppers(m) == [3, 4, 4, 4] and affine_loops(m)[3].step.value.data == 2
+    assert_cpu_agrees(two_labelled, m)
+
+
 @pytest.mark.parametrize("build, why", [
     (lambda s: s.unroll("i", factor=2), "bounds that are not affine in the loops around it"),
     (lambda s: s.tile("i", 2), "only pipeline applies to it"),

@@ -15,16 +15,16 @@ N = {"small": 8, "mini": 40}[SIZE]
 def kernel_gemver(alpha: int32, beta: int32, A: int32[N, N], u1: int32[N], v1: int32[N],
                   u2: int32[N], v2: int32[N], w: int32[N], x: int32[N], y: int32[N],
                   z: int32[N]):
-    for i in range(N):
-        for j in range(N):
+    for i in vichls.loop(range(N), name="i1"):
+        for j in vichls.loop(range(N), name="j1"):
             A[i][j] = A[i][j] + u1[i] * v1[j] + u2[i] * v2[j]
     for i in vichls.loop(range(N), name="i2"):
         for j in vichls.loop(range(N), name="j2"):
             x[i] = x[i] + beta * A[j][i] * y[j]
     for i in vichls.loop(range(N), name="i3"):
         x[i] = x[i] + z[i]
-    for i in range(N):
-        for j in range(N):
+    for i in vichls.loop(range(N), name="i4"):
+        for j in vichls.loop(range(N), name="j4"):
             w[i] = w[i] + alpha * A[i][j] * x[j]
 
 

@@ -12,8 +12,8 @@ N = {"small": 8, "mini": 40}[SIZE]
 
 @kernel
 def kernel_mvt(x1: int32[N], x2: int32[N], y_1: int32[N], y_2: int32[N], A: int32[N, N]):
-    for i in range(N):
-        for j in range(N):
+    for i in vichls.loop(range(N), name="i1"):
+        for j in vichls.loop(range(N), name="j1"):
             x1[i] = x1[i] + A[i][j] * y_1[j]
     for i in vichls.loop(range(N), name="i2"):
         for j in vichls.loop(range(N), name="j2"):

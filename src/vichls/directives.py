@@ -69,28 +69,35 @@ def _name_loops(top: func.FuncOp, kernel_tree: T.KernelTree) -> None:
                 op.attributes[LOOP_NAME] = StringAttr(names[uid])
 
 
-def _path(op: Operation) -> tuple[str, ...]:
+def _label(op: Operation) -> str | None:
+    label = op.attributes.get(LABEL)
+    return label.data if isinstance(label, StringAttr) else None
+
+
+def _path(op: Operation) -> tuple[tuple[str, str | None], ...]:
+    """(name, label or None) of every named loop from the outermost down to ``op``."""
     path = []
     while op is not None and not isinstance(op, func.FuncOp):
         if LOOP_NAME in op.attributes:
-            path.append(op.attributes[LOOP_NAME].data)
+            path.append((op.attributes[LOOP_NAME].data, _label(op)))
         op = op.parent_op()
     return tuple(reversed(path))
 
 
 def _matches(op: Operation, name: str) -> bool:
-    label = op.attributes.get(LABEL)
-    if isinstance(label, StringAttr) and label.data == name:
+    """Whether ``op`` answers to ``name``: its label, or a path whose parts each name the
+    loop at their level by variable or label (schedule.path_matches)."""
+    if _label(op) == name:
         return True
     if LOOP_NAME not in op.attributes:
         return False
     parts = name.split("/")
     path = _path(op)
-    if len(path) < len(parts) or path[-1] != parts[-1]:
+    if len(path) < len(parts) or parts[-1] not in path[-1]:
         return False
     # An enclosing loop split by tile ("k.outer", "k.inner") still answers to "k".
-    return all(p == want or p.startswith(want + ".")
-               for p, want in zip(path[-len(parts):-1], parts[:-1]))
+    return all(want in level or level[0].startswith(want + ".")
+               for level, want in zip(path[-len(parts):-1], parts[:-1]))
 
 
 class _Applier:

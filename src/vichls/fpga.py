@@ -10,7 +10,8 @@
    (passes/hoist_loop_invariants, again after passes/reassociate_products), scalar replacement (passes/scalar_replacement), load
    rotation (passes/rotate_loads: arrays a loop only reads are read one iteration
    ahead), reassociation of add chains (passes/reassociate), dead-op removal and the
-   predication of short ifs (passes/predicate_ifs);
+   predication of short ifs (passes/predicate_ifs) and the binding of multipliers that
+   groups running one after another share (passes/bind_multipliers);
 2. instruction level: list scheduling with chaining per straight-line segment
    (passes/schedule; a predicated if's ops are part of it), and modulo scheduling of pipelined loops
    (passes/modulo_schedule), timing from vichls.oplib;
@@ -43,6 +44,7 @@ from vichls import oplib
 from vichls.dialects import graph
 from vichls.dialects import stream as ir_stream
 from vichls.dialects import structural as st
+from vichls.passes.bind_multipliers import bind_multipliers
 from vichls.passes.build_structural import (
     SOURCE_ATTR,
     build_structural,
@@ -194,6 +196,7 @@ def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, Kern
     value_numbering(module)
     remove_dead_ops(module)
     predicate_ifs(module)  # last: it reads the final ops of each branch
+    bind_multipliers(module)  # on the groups the scheduler and the builder will make
     schedule_module(module, clock_period_ns)
     return top, sig
 

@@ -110,6 +110,10 @@ class Device:
     #: their values, one LUT level per doubling of the writers: charged to the write from
     #: the third writer on (the first level shares a LUT with the data); False: never
     register_input_mux: bool = False
+    #: pipelined multipliers of groups that never run at the same time share one cell
+    #: (passes/bind_multipliers.py); False where the multiplexer in front of the block
+    #: would not fit the cycle (ECP5 at 150 MHz)
+    share_multipliers: bool = False
 
 
 XC7 = Device(
@@ -118,6 +122,7 @@ XC7 = Device(
     lut_ns=0.5, shift_levels_ns=0.3, mul_comb_ns=3.5, mul_comb_max_width=18,
     mul_wide_stages=1, mem_issue_ns=0.3, mem_out_ns=1.0, reg_out_ns=0.3,
     ff_per_register_bit=0.62, lut_scale=0.86,  # Yosys synth_xilinx, small suite
+    share_multipliers=True,
 )
 
 ECP5 = Device(
@@ -277,6 +282,20 @@ def register_input_ns(writers: int, dev: Device | None = None) -> float:
     if not d.register_input_mux or writers <= 2:
         return 0.0
     return (ceil(log2(writers)) - 1) * (d.lut_ns + d.net_ns)
+
+
+def shared_mul_cost(cost: OpCost, sharers: int, width: int, dev: Device | None = None
+                    ) -> OpCost:
+    """A multiply whose cell serves ``sharers`` multiplies: each operand passes a
+    multiplexer of theirs (one LUT level per doubling) before the block; the cell's DSP
+    blocks and the multiplexers' LUTs are counted once per cell, here spread evenly over
+    its multiplies (the report's totals sum them)."""
+    d = dev or current_device()
+    levels = max(1, ceil(log2(sharers)))
+    mux_luts = 2 * width * (sharers - 1)
+    return OpCost(cost.latency, cost.delay_ns + levels * (d.lut_ns + d.net_ns),
+                  lut=(cost.lut * 1.0 + mux_luts) / sharers, ff=cost.ff / sharers,
+                  dsp=cost.dsp / sharers, out_delay_ns=cost.out_delay_ns)
 
 
 def _div_out(d: Device, w: int) -> float:

@@ -33,18 +33,28 @@ class Directive:
         return f"s.{self.kind}({', '.join(parts)})"
 
 
-def _loops(stmts: list[T.Stmt], path: tuple[str, ...] = ()):
-    """(path of loop-variable names, label, loop) for every for loop, outermost first."""
+def loop_paths(stmts: list[T.Stmt], path: tuple[tuple[str, str | None], ...] = ()):
+    """(path, label, loop) for every for loop, outermost first; the path has one
+    (variable name, label or None) pair per loop from the outermost down."""
     for s in stmts:
         if isinstance(s, T.For):
-            p = (*path, s.var.name)
+            p = (*path, (s.var.name, s.label))
             yield p, s.label, s
-            yield from _loops(s.body, p)
+            yield from loop_paths(s.body, p)
         elif isinstance(s, T.While):
-            yield from _loops(s.body, path)
+            yield from loop_paths(s.body, path)
         elif isinstance(s, T.If):
-            yield from _loops(s.then, path)
-            yield from _loops(s.orelse, path)
+            yield from loop_paths(s.then, path)
+            yield from loop_paths(s.orelse, path)
+
+
+def path_matches(path, parts) -> bool:
+    """Whether a loop at ``path`` ((variable, label) pairs, outermost first) answers to the
+    name split in ``parts``: each part names the loop at its level, by variable or by
+    label, the last part the loop itself."""
+    if len(path) < len(parts):
+        return False
+    return all(want in level for level, want in zip(path[len(path) - len(parts):], parts))
 
 
 @dataclass
@@ -77,43 +87,41 @@ class Schedule:
                 names |= {f"{base}.outer", f"{base}.inner"}
         return names
 
-    def _reordered_paths(self) -> list[tuple[tuple[str, ...], str | None, object]]:
-        """The kernel's loops as (path, label, loop) with their paths as the earlier
+    def _reordered_paths(self) -> list[tuple[tuple[tuple[str, str | None], ...], object]]:
+        """The kernel's loops as (path, loop), with the paths of ``_loops`` as the earlier
         reorder directives leave them: the loops of an interchanged band trade places,
         so ``reorder("i/k/j", "i/k")`` makes the loop written ``i/k/j`` answer to
         ``i/j/k``."""
-        entries = [(list(path), label, loop) for path, label, loop in _loops(self.kernel.tree().body)]
+        entries = [(list(path), loop) for path, _, loop in loop_paths(self.kernel.tree().body)]
         for d in self.directives:
             if d.kind != "reorder":
                 continue
             wanted = [tuple(n.split("/")) for n in d.args]
-            depth = {}
+            depth, level = {}, {}
             for parts in wanted:
-                hits = {len(p) - 1 for p, _, _ in entries if tuple(p[-len(parts):]) == parts}
+                hits = {len(p) - 1: p[-1] for p, _ in entries if path_matches(p, parts)}
                 if len(hits) == 1:
-                    depth[parts] = hits.pop()
+                    (depth[parts], level[parts]), = hits.items()
             if len(depth) != len(wanted):
                 continue  # not one band: the IR-level application reports it
             depths = sorted(depth.values())
-            for path, _, _ in entries:
-                if all(len(path) > depth[w] and path[depth[w]] == w[-1] for w in wanted):
+            for path, _ in entries:
+                if all(len(path) > depth[w] and path[depth[w]] == level[w] for w in wanted):
                     for at, parts in zip(depths, wanted):
-                        path[at] = parts[-1]
-        return [(tuple(p), label, loop) for p, label, loop in entries]
+                        path[at] = level[parts]
+        return [(tuple(p), loop) for p, loop in entries]
 
     def _find_loops(self, d: Directive, name: str):
         kt = self.kernel.tree()
         parts = tuple(name.split("/"))
-        found = [loop for path, label, loop in self._reordered_paths()
-                 if label == name or path[-len(parts):] == parts]
+        found = [loop for path, loop in self._reordered_paths() if path_matches(path, parts)]
         if not found:  # a name from before an interchange still finds its loop
-            found = [loop for path, label, loop in _loops(kt.body)
-                     if label == name or path[-len(parts):] == parts]
+            found = [loop for path, _, loop in loop_paths(kt.body) if path_matches(path, parts)]
         if not found and parts[-1] in self._tiled_names():
             return []  # made by a tile directive; directives.py finds it in the IR
         if not found:
-            names = sorted({p[-1] for p, _, _ in _loops(kt.body)}
-                           | {lab for _, lab, _ in _loops(kt.body) if lab})
+            names = sorted({p[-1][0] for p, _, _ in loop_paths(kt.body)}
+                           | {lab for _, lab, _ in loop_paths(kt.body) if lab})
             raise self._fail(d, f"kernel '{kt.name}' has no loop named '{name}' "
                                 f"(its loops: {', '.join(names) or 'none'})")
         return found

@@ -1,7 +1,8 @@
 """The design space of a kernel: which directives a point sets, and the moves between points.
 
 What: ``Space(kernel)`` reads the kernel's checked tree once and finds its loops (named by
-the path of loop variables from the top, "i/k/j", the names ``customize(k)`` understands),
+the path of loop variables from the top, "i/k/j", the names ``customize(k)`` understands;
+a labelled loop by its label, "i2/j2", when each name so made selects only its own loops),
 their constant trip counts, and the array dimensions each loop variable indexes directly
 (``A[i, j + 1]``: loop j indexes dimension 2 of A). A ``Point`` is a choice of knobs:
 
@@ -208,24 +209,40 @@ def _reads(e: T.Expr, sym: T.Sym) -> bool:
     return any(isinstance(x, T.Read) and x.sym is sym for x in _subexpressions(e))
 
 
-def _interchanged(stmts: list[T.Stmt], path: tuple[str, ...], swaps: frozenset) -> list[T.Stmt]:
+def _labelled_names_are_unique(tree: T.KernelTree) -> bool:
+    """Whether naming every loop by labels where it has them selects, in ``customize``,
+    only the loops of that name (``i/j`` would also select a loop labelled ``i2/j2``)."""
+    from vichls.schedule import loop_paths, path_matches
+
+    entries = [(path, "/".join(label or var for var, label in path))
+               for path, _, _ in loop_paths(tree.body)]
+    return all(own == name for name in {n for _, n in entries}
+               for path, own in entries if path_matches(path, name.split("/")))
+
+
+def _name_of(loop: T.For, labels: bool) -> str:
+    return (loop.label if labels and loop.label else None) or loop.var.name
+
+
+def _interchanged(stmts: list[T.Stmt], path: tuple[str, ...], swaps: frozenset,
+                  labels: bool) -> list[T.Stmt]:
     """``stmts`` with the loop at each path of ``swaps`` exchanged with its only child
     loop (new tree nodes along the way; the rest is shared)."""
     out = []
     for s in stmts:
         if isinstance(s, T.For):
-            p = (*path, s.var.name)
+            p = (*path, _name_of(s, labels))
             if "/".join(p) in swaps:
                 (child,) = s.body
                 inner = replace(s, body=child.body)
                 s = replace(child, body=[inner])
-                p = (*path, s.var.name)
-            s = replace(s, body=_interchanged(s.body, p, swaps))
+                p = (*path, _name_of(s, labels))
+            s = replace(s, body=_interchanged(s.body, p, swaps, labels))
         elif isinstance(s, T.While):
-            s = replace(s, body=_interchanged(s.body, path, swaps))
+            s = replace(s, body=_interchanged(s.body, path, swaps, labels))
         elif isinstance(s, T.If):
-            s = replace(s, then=_interchanged(s.then, path, swaps),
-                        orelse=_interchanged(s.orelse, path, swaps))
+            s = replace(s, then=_interchanged(s.then, path, swaps, labels),
+                        orelse=_interchanged(s.orelse, path, swaps, labels))
         out.append(s)
     return out
 
@@ -267,6 +284,8 @@ class Space:
         self._root = root or self
         self._variants: dict[tuple[str, ...], Space] = {self.swaps: self}
         tree = kernel.tree()
+        #: loops named by their labels where they have them (see the module docstring)
+        self.labels = root.labels if root is not None else _labelled_names_are_unique(tree)
         self.array_shapes: dict[str, tuple[int, ...]] = {
             s.name: tuple(s.type.shape) for s in (*tree.params, *tree.locals) if s.is_array}
         self.loops: dict[str, LoopKnob] = {}
@@ -275,7 +294,8 @@ class Space:
         #: outer loop path -> the variable of its only child loop, for every perfect band
         #: of two loops that the interchange knob may exchange (in the kernel as written)
         self.interchanges: dict[str, str] = {}
-        body = _interchanged(tree.body, (), frozenset(swaps)) if swaps else tree.body
+        body = _interchanged(tree.body, (), frozenset(swaps), self.labels) if swaps \
+            else tree.body
         self._walk(body, (), {})
         if root is not None:
             self.interchanges = root.interchanges  # named in the kernel as written
@@ -295,7 +315,7 @@ class Space:
         for s in stmts:
             if isinstance(s, T.For):
                 has_loop = True
-                p = (*path, s.var.name)
+                p = (*path, _name_of(s, self.labels))
                 name = "/".join(p)
                 start, stop = _constant(s.start), _constant(s.stop)
                 trip = (len(range(start, stop, s.step))
@@ -342,7 +362,7 @@ class Space:
                or not (_affine_in_loops(f.start) and _affine_in_loops(f.stop))
                for f in (loop, child)):
             return
-        self.interchanges[name] = child.var.name
+        self.interchanges[name] = _name_of(child, self.labels)
 
     def _record_accesses(self, stmts: list[T.Stmt], var_paths: dict) -> None:
         """Note the array dimensions indexed directly by loop variables in ``stmts`` (the

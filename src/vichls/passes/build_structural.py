@@ -9,8 +9,9 @@ values carried from cycle to cycle in stage registers; the ops of a predicated i
 part of the segment around it, predicated the same way) and a control tree mirroring the
 loops and the other ifs.
 
-Binding is one unit per op (no sharing): a multiplier or divider's inputs are wired
-continuously to its operands. Storage: a 0-d memref is a register (``vichls_reg``), an
+Binding is one unit per op, except the pipelined multipliers that passes/bind_multipliers
+shares between groups: a unit's inputs are wired continuously to its operands (a shared
+multiplier's, to those of the multiply issuing in the current group cycle). Storage: a 0-d memref is a register (``vichls_reg``), an
 N-d local is a RAM (``vichls_ram``, or ``vichls_ram_lut`` where the device keeps small
 arrays in distributed RAM: oplib.local_ram_primitive), an array parameter is an ap_memory
 port set; every memory has one port (two when the modulo scheduler marked it
@@ -55,9 +56,11 @@ from vichls.passes.schedule import (
     PIPELINED_DIVIDER_ATTR,
     READY_ATTR,
     bit_width,
+    SHARERS_ATTR,
+    UNIT_ATTR,
     is_predicated,
     is_scalar_memref,
-    mul_operand_width,
+    mul_unit,
     op_kind,
     power_of_two_divisor,
     predicate_of,
@@ -260,6 +263,8 @@ class StructuralBuilder:
         self.ports: dict[str, SSAValue] = {}
         self.needs: dict[SSAValue, bool] = {}  # values kept in a register: read by control?
         self.pipeline_ii: dict[str, int] = {}  # pipelined group -> its II
+        #: (primitive, parameters, unit index) -> the multiplier cell (passes/bind_multipliers)
+        self.multipliers: dict[tuple, st.CellOp] = {}
         self.predicate: tuple = ()  # (condition, polarity) of the ifs around the op built
         self.stream_sides: dict[tuple, StreamSide] = {}  # (stream value, "get"/"put") -> side
         self.stall_terms: list[tuple[SSAValue, SSAValue]] = []  # (op guard, side ready)
@@ -807,19 +812,22 @@ class StructuralBuilder:
             wire = self.divider(op, arg(0), arg(1), width, group, cycle, block, hint)
             self.define(result, wire, group, ready, block, hint)
             return
-        operands = mul_operand_width(op) if kind == "mul" else width
-        if kind == "mul" and oplib.mul_latency(operands) > 0:
-            params = {"WIDTH": width, "LATENCY": oplib.mul_latency(operands)}
-            primitive = oplib.mul_primitive(operands)
-            if operands < width:  # zero-extended operands: one vendor block
-                primitive = oplib.mul_primitive(width)
-                params["OPERAND_WIDTH"] = operands
-            cell = self.cell(hint, primitive, params,
-                             [("ce", "in", 1), ("a", "in", width), ("b", "in", width),
-                              ("p", "out", width)])
-            self.clock_enable(cell)
-            self.top.add_op(st.AssignOp.build(operands=[cell.port("a"), arg(0), None]))
-            self.top.add_op(st.AssignOp.build(operands=[cell.port("b"), arg(1), None]))
+        unit = mul_unit(op)
+        if unit is not None:
+            primitive, params = unit
+            key = (primitive, tuple(sorted(params.items())), op.attributes[UNIT_ATTR].value.data)
+            cell = self.multipliers.get(key)
+            if cell is None:
+                cell = self.cell(hint, primitive, params,
+                                 [("ce", "in", 1), ("a", "in", width), ("b", "in", width),
+                                  ("p", "out", width)])
+                self.clock_enable(cell)
+                self.multipliers[key] = cell
+            # a shared cell (passes/bind_multipliers) takes the operands of the group
+            # issuing in this cycle
+            g = self.guard(group, cycle) if SHARERS_ATTR in op.attributes else None
+            self.top.add_op(st.AssignOp.build(operands=[cell.port("a"), arg(0), g]))
+            self.top.add_op(st.AssignOp.build(operands=[cell.port("b"), arg(1), g]))
             self.define(result, cell.port("p"), group, ready, block, hint)
             return
         folded = self.fold(op, arg, width)

@@ -214,8 +214,29 @@ def mul_operand_width(op: Operation) -> int:
     return width
 
 
+def mul_unit(op: Operation) -> tuple[str, dict[str, int]] | None:
+    """(primitive, parameters) of the pipelined multiplier cell a multiply by a variable
+    is built on, or None for other ops and for combinational products."""
+    if op_kind(op) != "mul":
+        return None
+    width, operands = op_width(op), mul_operand_width(op)
+    latency = oplib.mul_latency(operands)
+    if latency == 0:
+        return None
+    params = {"WIDTH": width, "LATENCY": latency}
+    primitive = oplib.mul_primitive(operands)
+    if operands < width:  # zero-extended operands: one vendor block
+        primitive = oplib.mul_primitive(width)
+        params["OPERAND_WIDTH"] = operands
+    return primitive, params
+
+
 #: On a division in a pipelined loop: it gets a fully pipelined divider (passes/modulo_schedule).
 PIPELINED_DIVIDER_ATTR = "vichls.pipelined_divider"
+#: On a multiply by a variable: the index of the multiplier cell of its kind it is built on
+#: (passes/bind_multipliers.py); the number of multiplies sharing that cell
+UNIT_ATTR = "vichls.unit"
+SHARERS_ATTR = "vichls.sharers"
 
 
 def op_cost(op: Operation) -> oplib.OpCost:
@@ -234,6 +255,9 @@ def op_cost(op: Operation) -> oplib.OpCost:
         writers = sum(isinstance(use.operation, memref.StoreOp) for use in op.memref.uses)
         return oplib.OpCost(0, oplib.register_input_ns(writers))
     cost = oplib.cost(kind, mul_operand_width(op) if kind == "mul" else op_width(op))
+    if kind == "mul" and SHARERS_ATTR in op.attributes:  # its operands pass a multiplexer
+        cost = oplib.shared_mul_cost(cost, op.attributes[SHARERS_ATTR].value.data,
+                                     op_width(op))
     if any(isinstance(v.type, IndexType) for v in (*op.operands, *op.results)):
         # index arithmetic is 32 bits wide in the netlist, but synthesis trims it to the
         # address widths it feeds: its area is costed at oplib.INDEX_AREA_WIDTH bits
