@@ -66,9 +66,11 @@ from vichls.passes.modulo_schedule import is_dual_port
 from vichls.passes.schedule import (
     PIPELINED_DIVIDER_ATTR,
     is_control,
+    is_predicated,
     is_scalar_memref,
     op_cost,
     op_kind,
+    predicated_ops,
 )
 
 __all__ = ["CycleBound", "NestBound", "cycle_bound", "bound_of_function"]
@@ -186,6 +188,10 @@ def _bound_with(func_op: Operation, counter: "_Interpreter") -> CycleBound:
     segment: list[Operation] = []
     env: dict = {}
     for op in list(body.ops) + [None]:
+        if is_predicated(op):  # part of the segment around it in the design
+            segment += predicated_ops(op)
+            counter.forget_registers(op, env)
+            continue
         if op is None or is_control(op):
             if segment:
                 nests.append(_segment_bound(segment))
