@@ -134,19 +134,20 @@ def corpus_schedules(apply, innermost_first: bool = False) -> dict:
     import vichls
     from kernels import ALL_CASES
     from vichls.errors import DirectiveError
-    from vichls.schedule import _loops
+    from vichls.schedule import loop_paths
 
     cases = {}
     for case in ALL_CASES:
-        loops = list(_loops(case.kernel.tree().body))
+        loops = list(loop_paths(case.kernel.tree().body))
         loops = sorted(loops, key=lambda item: -len(item[0])) if innermost_first else loops[::-1]
         for path, _, _ in loops:
-            s = apply(vichls.customize(case.kernel), path[-1])
+            var = path[-1][0]
+            s = apply(vichls.customize(case.kernel), var)
             try:
                 s.module()
             except DirectiveError:
                 continue  # the directive cannot apply to this loop
-            cases[f"corpus_{case.name}_{path[-1]}"] = (s, case.make_inputs)
+            cases[f"corpus_{case.name}_{var}"] = (s, case.make_inputs)
             break
     return cases
 

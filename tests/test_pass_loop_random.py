@@ -15,13 +15,13 @@ import vichls
 from vichls.cpu import compile_cpu
 from vichls.errors import DirectiveError
 from vichls.inputs import copy_args
-from vichls.schedule import _loops
+from vichls.schedule import loop_paths
 
 SEEDS = range(40)
 
 
 def _candidates(kernel, rng: random.Random) -> list[tuple]:
-    paths = [path for path, _, _ in _loops(kernel.tree().body)]
+    paths = [tuple(var for var, _ in path) for path, _, _ in loop_paths(kernel.tree().body)]
     out = []
     for path in paths:
         name = path[-1]
