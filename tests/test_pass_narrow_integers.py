@@ -111,6 +111,41 @@ def test_ranges_follow_loops_shifts_and_arithmetic():
     assert ranges.known(values["k"]) == (0, 31)
 
 
+MASKS = """
+builtin.module {
+  func.func @f(%n: index, %m: i32) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c7 = arith.constant 7 : index
+    %c20 = arith.constant 20 : index
+    %c80 = arith.constant 80 : index
+    %cm4 = arith.constant -4 : i32
+    scf.for %t = %c0 to %c80 step %c1 {
+      %low = arith.andi %t, %c1 : index
+      %col = arith.muli %low, %c20 : index
+      %any = arith.andi %n, %c7 : index
+      %row = arith.divui %t, %c20 : index
+      %rem = arith.remui %t, %c7 : index
+      %signed = arith.andi %m, %cm4 : i32
+      "test.use"(%col, %any, %row, %rem, %signed) : (index, index, index, index, i32) -> ()
+    }
+    func.return
+  }
+}
+"""
+
+
+def test_ranges_of_masks_and_unsigned_divisions():
+    """``t & 1`` (a flattened loop's inner counter) is 0..1, so ``(t & 1) * 20`` is 0..20;
+    a mask bounds any value; ``t / 20`` and ``t % 7`` of a counter in 0..79 are 0..3 and
+    0..6; a negative mask says nothing."""
+    values = named(parse(MASKS))
+    ranges = ValueRanges()
+    got = {name: ranges.of(values[name]) for name in ("low", "col", "any", "row", "rem")}
+    assert got == {"low": (0, 1), "col": (0, 20), "any": (0, 7), "row": (0, 3), "rem": (0, 6)}
+    assert ranges.known(values["signed"]) is None
+
+
 def test_compares_are_narrowed_only_where_the_ranges_allow():
     module = parse(IR)
     narrow_compares(module)
