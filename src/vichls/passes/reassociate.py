@@ -57,38 +57,58 @@ def _arrivals(block: Block) -> dict[SSAValue, int]:
     return arrival
 
 
-def _is_inner(value: SSAValue, block: Block, type_) -> bool:
+def _is_inner(value: SSAValue, block: Block, cls: type, type_) -> bool:
     owner = value.owner
-    return (isinstance(owner, arith.AddiOp) and owner.parent_block() is block
+    return (isinstance(owner, cls) and owner.parent_block() is block
             and value.type == type_ and value.has_one_use())
 
 
-def _leaves(root: arith.AddiOp, block: Block) -> tuple[list[SSAValue], list[Operation]]:
+def operation_tree(root: Operation, block: Block) -> tuple[list[SSAValue], list[Operation]]:
+    """(leaves, inner ops) of the maximal tree of ops of ``root``'s kind (a commutative
+    binary op such as ``arith.addi``) rooted at ``root`` in ``block``, whose inner results
+    have no other use; leaves in breadth-first order."""
+    cls, type_ = type(root), root.results[0].type
     leaves, inner = [], []
-    work = [root.lhs, root.rhs]
+    work = list(root.operands)
     while work:
         v = work.pop(0)
-        if _is_inner(v, block, root.result.type):
+        if _is_inner(v, block, cls, type_):
             inner.append(v.owner)
-            work += [v.owner.lhs, v.owner.rhs]
+            work += list(v.owner.operands)
         else:
             leaves.append(v)
     return leaves, inner
 
 
-def _reassociate_block(block: Block) -> None:
-    def feeds_a_tree(op: arith.AddiOp) -> bool:
-        if not _is_inner(op.result, block, op.result.type):
+def tree_roots(block: Block, cls: type) -> list[Operation]:
+    """The ops of kind ``cls`` in ``block`` that are not inner nodes of a larger tree."""
+    def feeds_a_tree(op: Operation) -> bool:
+        if not _is_inner(op.results[0], block, cls, op.results[0].type):
             return False
-        user = next(iter(op.result.uses)).operation
-        return isinstance(user, arith.AddiOp) and user.parent_block() is block
+        user = next(iter(op.results[0].uses)).operation
+        return isinstance(user, cls) and user.parent_block() is block
 
-    roots = [op for op in block.ops if isinstance(op, arith.AddiOp) and not feeds_a_tree(op)]
+    return [op for op in block.ops if isinstance(op, cls) and not feeds_a_tree(op)]
+
+
+def replace_tree(root: Operation, inner: list[Operation], new_root: Operation,
+                 order: dict[Operation, int]) -> None:
+    """Use ``new_root`` (inserted before ``root``) for ``root`` and erase the old tree
+    (``order``: positions in the block, taken before the new ops were inserted)."""
+    root.results[0].replace_all_uses_with(new_root.results[0])
+    new_root.results[0].name_hint = root.results[0].name_hint
+    for op in sorted([root, *inner], key=lambda o: -order[o]):  # users before producers
+        op.detach()
+        op.erase()
+
+
+def _reassociate_block(block: Block) -> None:
+    roots = tree_roots(block, arith.AddiOp)
     if not roots:
         return
     arrival = _arrivals(block)
     for root in roots:
-        leaves, inner = _leaves(root, block)
+        leaves, inner = operation_tree(root, block)
         if len(leaves) < 3:
             continue
         order = {op: k for k, op in enumerate(block.ops)}
@@ -107,8 +127,4 @@ def _reassociate_block(block: Block) -> None:
         new_root = arith.AddiOp(a, b)
         new_root.location = root.location
         block.insert_op_before(new_root, root)
-        root.result.replace_all_uses_with(new_root.result)
-        new_root.result.name_hint = root.result.name_hint
-        for op in sorted([root, *inner], key=lambda o: -order[o]):  # users before producers
-            op.detach()
-            op.erase()
+        replace_tree(root, inner, new_root, order)

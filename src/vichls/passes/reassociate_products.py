@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, SSAValue
+
+from vichls.passes.reassociate import operation_tree, replace_tree, tree_roots
 
 
 def reassociate_products(module: ModuleOp) -> bool:
@@ -35,25 +37,6 @@ def reassociate_products(module: ModuleOp) -> bool:
         for block in loop.body.blocks:
             changed |= _reassociate_block(block, loop)
     return changed
-
-
-def _is_inner(value: SSAValue, block: Block, type_) -> bool:
-    owner = value.owner
-    return (isinstance(owner, arith.MuliOp) and owner.parent_block() is block
-            and value.type == type_ and value.has_one_use())
-
-
-def _tree(root: arith.MuliOp, block: Block) -> tuple[list[SSAValue], list[Operation]]:
-    leaves, inner = [], []
-    work = [root.lhs, root.rhs]
-    while work:
-        v = work.pop(0)
-        if _is_inner(v, block, root.result.type):
-            inner.append(v.owner)
-            work += [v.owner.lhs, v.owner.rhs]
-        else:
-            leaves.append(v)
-    return leaves, inner
 
 
 def _depth(value: SSAValue) -> int:
@@ -74,24 +57,17 @@ def _invariant_products(factors: list[list[SSAValue]], outside) -> int:
 
 
 def _reassociate_block(block: Block, loop: scf.ForOp) -> bool:
-    def feeds_a_tree(op: arith.MuliOp) -> bool:
-        if not _is_inner(op.result, block, op.result.type):
-            return False
-        user = next(iter(op.result.uses)).operation
-        return isinstance(user, arith.MuliOp) and user.parent_block() is block
-
-    roots = [op for op in block.ops if isinstance(op, arith.MuliOp) and not feeds_a_tree(op)]
     loop_depth = _depth(loop.body.block.args[0])
 
     def outside(value: SSAValue) -> bool:
         return _depth(value) < loop_depth
 
     changed = False
-    for root in roots:
-        leaves, inner = _tree(root, block)
+    for root in tree_roots(block, arith.MuliOp):
+        leaves, inner = operation_tree(root, block)
         if len(leaves) < 3:
             continue
-        before = _invariant_products([_tree(op, block)[0] for op in inner], outside)
+        before = _invariant_products([operation_tree(op, block)[0] for op in inner], outside)
         ranked = sorted(range(len(leaves)), key=lambda k: (_depth(leaves[k]), k))
         ordered = [leaves[k] for k in ranked]
         after = _invariant_products([ordered[:n] for n in range(2, len(ordered))], outside)
@@ -99,18 +75,11 @@ def _reassociate_block(block: Block, loop: scf.ForOp) -> bool:
             continue
         order = {op: k for k, op in enumerate(block.ops)}
         product = ordered[0]
-        for leaf in ordered[1:-1]:
+        for leaf in ordered[1:]:
             mul = arith.MuliOp(product, leaf)
             mul.location = root.location
             block.insert_op_before(mul, root)
             product = mul.result
-        new_root = arith.MuliOp(product, ordered[-1])
-        new_root.location = root.location
-        block.insert_op_before(new_root, root)
-        root.result.replace_all_uses_with(new_root.result)
-        new_root.result.name_hint = root.result.name_hint
-        for op in sorted([root, *inner], key=lambda o: -order[o]):  # users before producers
-            op.detach()
-            op.erase()
+        replace_tree(root, inner, mul, order)
         changed = True
     return changed
