@@ -19,6 +19,9 @@ Constraints, all read from the operator library (vichls.oplib):
 - at most one access per memory (array memref) per cycle: one port per array;
 - a write to a register with many writers chains through their multiplexer
   (``oplib.register_input_ns``; ECP5 only);
+- an access guarded by the condition of a predicated if computed in the same cycle leaves
+  the device's decision time after it (the guard selects among the port's accessors, as
+  the FSM's decisions do; 0 on xc7);
 - a value that a control decision reads (a loop bound, an if or while condition) must
   leave the device's decision time (``oplib.decision_reserve_ns``, 0 on xc7) free at the
   end of its ready cycle, since the FSM's tests and next-state logic follow it in the
@@ -314,6 +317,10 @@ class Node:
     #: a result a control decision reads must be valid this early in its ready cycle for
     #: the decision logic to follow it there; None: no decision reads it
     deadline: float | None = None
+    #: producers of the conditions that guard this op (a predicated if's) and the time the
+    #: guard logic after them takes: a condition produced in the op's cycle must leave it
+    guards: list[int] = field(default_factory=list)
+    guard_ns: float = 0.0
 
 
 @dataclass
@@ -368,6 +375,9 @@ def _place(node: Node, placed, busy_ports, budget_ns: float) -> Placement:
             default=0.0,
         )
         fits = arrival == 0.0 or arrival + node.delay <= budget_ns
+        fits = fits and all(placed[p].ready < cycle
+                            or placed[p].finish_ns + node.guard_ns + node.delay <= budget_ns
+                            for p in node.guards)
         if fits and (node.port is None or (node.port, cycle) not in busy_ports):
             break
         cycle += 1
@@ -408,11 +418,12 @@ def schedule_segment(ops: list[Operation], budget_ns: float) -> list[Placement]:
             owner = v.owner
             if isinstance(owner, Operation) and owner in index:
                 preds.append(index[owner])
+        guards = []
         if reads_predicate(op):
-            for cond, _ in predicate_of(op):
-                if isinstance(cond.owner, Operation) and cond.owner in index:
-                    preds.append(index[cond.owner])
-        node = Node(cost.latency, cost.delay_ns, cost.out_delay_ns, sorted(set(preds)))
+            guards = sorted({index[cond.owner] for cond, _ in predicate_of(op)
+                             if isinstance(cond.owner, Operation) and cond.owner in index})
+        node = Node(cost.latency, cost.delay_ns, cost.out_delay_ns, sorted(set(preds + guards)),
+                    guards=guards, guard_ns=decision_reserve)
         if decision_reserve and feeds_control(op):
             node.deadline = budget_ns - decision_reserve
         if isinstance(op, (memref.LoadOp, memref.StoreOp)):
