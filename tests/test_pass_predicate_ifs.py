@@ -77,6 +77,42 @@ def test_short_store_branches_join_the_segment_around_them():
     assert segment_length(segment) == 1
 
 
+LATE_CONDITION = """
+builtin.module {
+  func.func @f(%a: memref<8xi32>, %b: memref<8xi32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %zero = arith.constant 0 : i32
+    scf.for %i = %c0 to %c8 step %c1 {
+      %x = memref.load %a[%i] : memref<8xi32>
+      %positive = arith.cmpi sgt, %x, %zero : i32
+      scf.if %positive {
+        memref.store %x, %b[%i] : memref<8xi32>
+      }
+    }
+    func.return
+  }
+}"""
+
+
+@pytest.mark.parametrize("device, period, later", [("xc7", 10.0, 0), ("ecp5", 1000 / 150, 1)])
+def test_a_guard_computed_late_in_its_cycle_moves_the_access_on_ecp5(device, period, later):
+    """The store's guard (its condition, decoded with the state into the port's enable
+    and address multiplexers) is a decision: on the ECP5 a comparison of a value read in
+    the same cycle leaves no room for it, and the store waits a cycle."""
+    from vichls import oplib
+
+    with oplib.use_device(device):
+        m = parse(LATE_CONDITION)
+        predicate_ifs(m)
+        schedule_module(m, period)
+    ops = {op.name: op for op in m.walk() if CYCLE_ATTR in op.attributes}
+    compare, store = ops["arith.cmpi"], ops["memref.store"]
+    assert store.attributes[CYCLE_ATTR].value.data == \
+        compare.attributes[CYCLE_ATTR].value.data + later
+
+
 # -- end to end -----------------------------------------------------------------------------
 
 
