@@ -11,6 +11,7 @@ import pytest
 
 from e2e import assert_outcome, run_batch, schedule_of, Scheduled
 from vichls import int32, kernel, oplib
+from vichls.inputs import random_args
 from vichls.passes.schedule import SHARERS_ATTR, UNIT_ATTR
 
 
@@ -65,12 +66,7 @@ def _instances(verilog: str, primitive: str) -> int:
 
 @pytest.fixture(scope="module")
 def outcomes():
-    calls = []
-    for seed in (1, 2):
-        rng = np.random.default_rng(seed)
-        big = np.iinfo(np.int32)
-        calls.append(tuple(rng.integers(big.min, big.max, size=shape, dtype=np.int32)
-                           for shape in ((6, 4), 4, 6, (6, 4), 6)))
+    calls = [random_args(two_products.signature, np.random.default_rng(seed)) for seed in (1, 2)]
     return run_batch([("shared", Scheduled(schedule_of(two_products, *TWO_PIPELINES)), calls),
                       ("plain", two_products, calls)])
 

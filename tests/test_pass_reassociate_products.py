@@ -10,6 +10,7 @@ from test_pass_prepare import parse
 
 from e2e import assert_outcome, run_batch
 from vichls import int32, kernel
+from vichls.inputs import random_args
 from vichls.passes.hoist_loop_invariants import hoist_loop_invariants
 from vichls.passes.reassociate_products import reassociate_products
 
@@ -69,14 +70,7 @@ def test_the_syr2k_product_has_two_multipliers_in_its_inner_loop():
 
 @pytest.fixture(scope="module")
 def outcomes():
-    calls = []
-    for seed in (1, 2):
-        rng = np.random.default_rng(seed)
-        big = np.iinfo(np.int32)
-        calls.append((int(rng.integers(big.min, big.max)),
-                      rng.integers(big.min, big.max, size=(6, 5), dtype=np.int32),
-                      rng.integers(big.min, big.max, size=(6, 5), dtype=np.int32),
-                      rng.integers(big.min, big.max, size=(6, 6), dtype=np.int32)))
+    calls = [random_args(two_terms.signature, np.random.default_rng(seed)) for seed in (1, 2)]
     return run_batch([("two_terms", two_terms, calls)])
 
 
