@@ -88,27 +88,31 @@ class Schedule:
         return names
 
     def _reordered_paths(self) -> list[tuple[tuple[tuple[str, str | None], ...], object]]:
-        """The kernel's loops as (path, loop), with the paths of ``_loops`` as the earlier
-        reorder directives leave them: the loops of an interchanged band trade places,
-        so ``reorder("i/k/j", "i/k")`` makes the loop written ``i/k/j`` answer to
-        ``i/j/k``."""
+        """The kernel's loop positions as (path, loop written there), with the paths of
+        ``loop_paths`` as the earlier reorder directives leave them: the levels of an
+        interchanged band trade names, so after ``reorder("i/k/j", "i/k")`` the
+        positions are ``i``, ``i/j`` and ``i/j/k``."""
         entries = [(list(path), loop) for path, _, loop in loop_paths(self.kernel.tree().body)]
         for d in self.directives:
             if d.kind != "reorder":
                 continue
-            wanted = [tuple(n.split("/")) for n in d.args]
-            depth, level = {}, {}
-            for parts in wanted:
+            written: dict[int, tuple] = {}  # band depth -> the level written there
+            moved: list[tuple] = []  # the band's levels, outermost first after the reorder
+            for parts in (tuple(n.split("/")) for n in d.args):
                 hits = {len(p) - 1: p[-1] for p, _ in entries if path_matches(p, parts)}
-                if len(hits) == 1:
-                    (depth[parts], level[parts]), = hits.items()
-            if len(depth) != len(wanted):
-                continue  # not one band: the IR-level application reports it
-            depths = sorted(depth.values())
-            for path, _ in entries:
-                if all(len(path) > depth[w] and path[depth[w]] == level[w] for w in wanted):
-                    for at, parts in zip(depths, wanted):
-                        path[at] = level[parts]
+                if len(hits) != 1:
+                    break  # not one band: the IR-level application reports it
+                (at, level), = hits.items()
+                written[at] = level
+                moved.append(level)
+            else:
+                depths = sorted(written)
+                for path, _ in entries:
+                    inside = [at for at in depths if at < len(path)]
+                    if inside and inside[0] == depths[0] and \
+                            all(path[at] == written[at] for at in inside):
+                        for at in inside:
+                            path[at] = moved[depths.index(at)]
         return [(tuple(p), loop) for p, loop in entries]
 
     def _find_loops(self, d: Directive, name: str):
