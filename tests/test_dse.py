@@ -295,6 +295,25 @@ def test_pareto_front_matches_brute_force(vectors):
         assert (v in front) == (not beaten)
 
 
+def test_near_misses_are_over_budget_points_faster_than_every_fitting_one(nest):
+    """The search steps back from the fastest points just over the budget: ``near_misses``
+    picks them, and their smaller neighbours all have fewer copies side by side."""
+    from vichls.dse.evaluate import Evaluation
+    from vichls.dse.search import near_misses
+
+    def point(latency, status, index):
+        return Evaluation([], status, latency, latency, index=index)
+
+    points = [point(100, "ok", 0), point(40, "over budget", 1), point(90, "over budget", 2),
+              point(150, "over budget", 3), point(20, "infeasible", 4), point(60, "ok", 5)]
+    assert [e.index for e in near_misses(points)] == [1]
+    space = Space(nest, max_parallel=8)
+    wide = Point().with_pipeline(["i"])
+    size = sum(space.copies(wide).values())
+    smaller = space.smaller_neighbours(wide)
+    assert smaller and all(sum(space.copies(n).values()) < size for n in smaller)
+
+
 # -- exploring -------------------------------------------------------------------------------
 
 

@@ -9,7 +9,10 @@ What: ``explore(kernel, budget=...)`` finds directive sets for a kernel, ScaleHL
    ``max_parallel``);
 3. evaluate a structured sample (``Space.seeds``), then repeatedly evaluate the unseen
    neighbours (one knob changed) of the Pareto frontier (latency, LUT, DSP of the points
-   within budget), lowest latency first, until no neighbour is new or ``max_points``
+   within budget), lowest latency first, each round after the neighbours with fewer
+   copies of the fastest points over the budget that beat every point within it
+   (``near_misses``: a nest pipelined just past the DSP budget, one step from fitting),
+   until no neighbour is new or ``max_points``
    points are spent, or the time budget (``time_budget`` seconds of wall clock) runs out:
    points not started by then are skipped and forgotten, and a point still building is
    cut off there;
@@ -87,6 +90,20 @@ def objectives(e: Evaluation) -> tuple:
 def preference(e: Evaluation) -> tuple:
     """Lower is better: latency, LUTs, DSPs, then fewer directives, then found earlier."""
     return (*objectives(e), len(e.directives), e.index)
+
+
+#: over-budget points faster than every point within budget whose smaller neighbours the
+#: search tries first, each round
+NEAR_MISSES = 2
+
+
+def near_misses(points: list[Evaluation]) -> list[Evaluation]:
+    """The fastest points over the budget that beat every point within it: one step less
+    parallel, they may fit and still be the fastest (a nest pipelined with 80 multipliers
+    where 73 fit)."""
+    best = min((e.latency for e in points if e.feasible), default=float("inf"))
+    over = [e for e in points if e.status == "over budget" and e.latency < best]
+    return sorted(over, key=preference)[:NEAR_MISSES]
 
 
 def frontier_of(points: list[Evaluation]) -> list[Evaluation]:
@@ -241,8 +258,10 @@ def explore(kernel, *, budget: str | dict | None = None, jobs: int = 1, schedule
     try:
         run(space.seeds())
         while len(order) < max_points and not out_of_time():
-            candidates = [n for e in frontier_of(order) for n in space.neighbours(e.point)
+            candidates = [n for e in near_misses(order) for n in space.smaller_neighbours(e.point)
                           if n not in evaluated]
+            candidates += [n for e in frontier_of(order) for n in space.neighbours(e.point)
+                           if n not in evaluated]
             if not candidates:
                 break
             run(candidates)

@@ -660,6 +660,12 @@ class Space:
                 chosen.add(path)
         return point.with_pipeline(chosen)
 
+    def smaller_neighbours(self, point: Point) -> list[Point]:
+        """The neighbours of ``point`` with fewer copies side by side in all (a smaller
+        unroll factor, a loop pipelined further in or not at all)."""
+        size = sum(self.copies(point).values())
+        return [n for n in self.neighbours(point) if sum(self.copies(n).values()) < size]
+
     @_per_variant
     def neighbours(self, point: Point) -> list[Point]:
         """The valid points that differ from ``point`` in one knob by one step."""
