@@ -139,3 +139,32 @@ def test_chaining_limits_the_ii():
 def test_requested_ii_is_a_floor(ii):
     loop = _pipelined_loop(dot, ii=ii)
     assert loop.attributes[II_ATTR].value.data == ii
+
+
+@kernel
+def banked_accumulate(y: int32[42], x: int32[42], c: int32):
+    for j in range(42):
+        y[j] = y[j] + x[j] * c
+
+
+def test_addresses_of_banked_unrolled_accesses_stay_affine():
+    """An unrolled copy's address in a cyclic bank is ``(j + c) // 21``, which
+    div_by_constant turns into a magic product; the dependence analysis must still see that
+    ``y[j]`` is a different element in every iteration (otherwise a read-modify-write of one
+    bank looks like a recurrence of distance 1, and the II doubles)."""
+    module = (vichls.customize(banked_accumulate).unroll("j", factor=21).pipeline("j", ii=1)
+              .partition("y", factor=21).partition("x", factor=21).module())
+    prepare(module, 10.0)
+    (loop,) = [op for op in module.walk() if isinstance(op, scf.ForOp) and II_ATTR in op.attributes]
+    assert loop.attributes[II_ATTR].value.data == 1
+    magic = [op for op in loop.body.walk() if "vichls.floor_quotient" in op.attributes]
+    assert magic, "the addresses are expected as magic products here"
+    deps = LoopDependences(loop, trip_count=2)
+    by_bank: dict = {}
+    for op in loop.body.walk():
+        if isinstance(op, (memref.LoadOp, memref.StoreOp)):
+            by_bank.setdefault(op.memref, []).append(op)
+    pairs = [ops for ops in by_bank.values() if len(ops) == 2]
+    assert len(pairs) == 21
+    for load, store in pairs:
+        assert deps.distance(load, store) == 0

@@ -44,6 +44,8 @@ from dataclasses import dataclass
 from xdsl.dialects import arith, memref, scf
 from xdsl.ir import Block, Operation, SSAValue
 
+from vichls.passes.div_by_constant import floor_division_of
+
 ANY = "any"
 FLAT_COUNTERS = "vichls.flat_counters"  # (passes/loop_flatten_counters.py)
 
@@ -121,6 +123,15 @@ class _Analysis:
                     factor = y.get("k", 0)
                     return {key: c * factor for key, c in x.items()}
             return None
+        division = floor_division_of(value)
+        if division is not None:
+            kind, dividend, divisor = division
+            form = self.linear(dividend)
+            if form is None or any(c % divisor for key, c in form.items() if key != "k"):
+                return None
+            if kind == "remainder":
+                return {"k": form.get("k", 0) % divisor}
+            return {key: (c // divisor) for key, c in form.items()}
         if owner is not None and getattr(owner, "name", "") in ("arith.index_cast", "arith.extsi"):
             return self.linear(owner.operands[0])
         if isinstance(owner, arith.TruncIOp) and _counter_value(owner.operands[0]):
@@ -137,10 +148,14 @@ class _Analysis:
             divisor = k.value.value.data
             if isinstance(owner, (arith.ShRUIOp, arith.ShRSIOp)):
                 divisor = 1 << divisor if 0 <= divisor < 63 else 0
-            if divisor <= 0 or any(c % divisor for c in form.values()):
+            if divisor <= 0 or any(c % divisor for key, c in form.items() if key != "k"):
                 return None
             if isinstance(owner, (arith.DivUIOp, arith.ShRUIOp)) and form.get("k", 0) < 0:
                 return None
+            if form.get("k", 0) % divisor and not isinstance(
+                    owner, (arith.FloorDivSIOp, arith.ShRSIOp)):
+                return None  # (truncating or unsigned: exact divisions only)
+            # floor((d X + c) / d) = X + floor(c / d) for an integer X
             return {key: c // divisor for key, c in form.items()}
         return None
 
@@ -212,6 +227,11 @@ class LoopDependences:
                 split.setdefault(owner.operands[0], set()).add(("remainder", c + 1))
             elif isinstance(owner, arith.RemUIOp) and c > 0:
                 split.setdefault(owner.operands[0], set()).add(("remainder", c))
+        for v in indices:  # the magic-product forms (passes/div_by_constant.py)
+            division = floor_division_of(v)
+            if division is not None:
+                kind, dividend, divisor = division
+                split.setdefault(dividend, set()).add((kind, divisor))
         for value, parts in split.items():
             for _, c in parts:
                 if {("quotient", c), ("remainder", c)} <= parts:

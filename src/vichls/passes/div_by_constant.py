@@ -66,6 +66,15 @@ datapath, and back. The same holds for ``arith.floordivsi`` (from the ``floordiv
 affine map, such as the row of an unrolled loop's access to a partitioned array): on a
 non-negative dividend, floor and truncation agree.
 
+A floor quotient (and remainder) of a non-negative dividend stays recognisable: the op
+that gives it carries ``vichls.floor_quotient`` (``vichls.floor_remainder``) = [divisor, id],
+and the op of the rewrite that reads the dividend carries ``vichls.dividend`` = id
+(``floor_division_of`` reads them back). The dependence analysis
+(passes/dependence.py) needs that: the address of an unrolled access to a cyclically
+partitioned array is ``(j + c) // F``, which it solves exactly, but not as a magic product.
+The tags are facts about values, so a pass that replaces a tagged op simply drops them (the
+analysis then stays conservative).
+
 Assumes the loop-level IR after lower-affine (FPGA preparation): other divisions on
 ``index``, and ``arith.floordivsi`` of a dividend that may be negative, are left alone.
 """
@@ -75,12 +84,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from vichls import oplib
 from vichls.passes.schedule import op_cost, op_kind
 from vichls.passes.value_ranges import ValueRanges, type_width
+
+#: On the op giving ``n // d`` of a non-negative ``n``: [d, id]; on the op giving ``n % d``:
+#: the same under FLOOR_REMAINDER_ATTR; on the op of the rewrite that reads ``n``: id.
+FLOOR_QUOTIENT_ATTR = "vichls.floor_quotient"
+FLOOR_REMAINDER_ATTR = "vichls.floor_remainder"
+DIVIDEND_ATTR = "vichls.dividend"
 
 #: Widest product the pass creates (the back ends' widest integer).
 MAX_PRODUCT_BITS = 64
@@ -511,6 +526,7 @@ def _replace_non_negative(group: _Group, nmax: int) -> bool:
         q = emit.add(arith.IndexCastOp(q, IndexType()))
         if remainder is not None:
             remainder = emit.add(arith.IndexCastOp(remainder, IndexType()))
+    _tag_floor_division(emit.ops, n, q, remainder, group.divisor)
     for select, quotient in idioms:  # floor adjustments that never apply
         select.results[0].replace_all_uses_with(q if quotient else remainder)
     for op in group.ops:
@@ -520,6 +536,58 @@ def _replace_non_negative(group: _Group, nmax: int) -> bool:
         op.erase()
     _erase_dead([select for select, _ in idioms])
     return True
+
+
+_next_tag = [0]
+
+
+def _tag_floor_division(ops: list[Operation], n: SSAValue, q: SSAValue,
+                        remainder: SSAValue | None, d: int) -> None:
+    """Tag the quotient and remainder ops of a rewrite of ``n // d`` (module docstring);
+    nothing when the quotient is not an op of its own, or no op of the rewrite reads
+    ``n``."""
+    readers = [op for op in ops if n in op.operands]
+    if not readers or not isinstance(q.owner, Operation) or q.owner not in ops:
+        return
+    tag = _next_tag[0]
+    _next_tag[0] += 1
+    for reader in readers:
+        reader.attributes[DIVIDEND_ATTR] = IntegerAttr(tag, 64)
+    marks = [(q, FLOOR_QUOTIENT_ATTR), (remainder, FLOOR_REMAINDER_ATTR)]
+    for value, name in marks:
+        if value is not None and isinstance(value.owner, Operation) and value.owner in ops:
+            value.owner.attributes[name] = ArrayAttr([IntegerAttr(d, 64), IntegerAttr(tag, 64)])
+
+
+def floor_division_of(value: SSAValue) -> tuple[str, SSAValue, int] | None:
+    """("quotient" | "remainder", n, d) when ``value`` is ``n // d`` or ``n % d`` of a
+    non-negative ``n`` as this pass rewrote it, else None: the ops between ``value`` and
+    the tagged reader of ``n`` are walked back to find ``n``."""
+    owner = value.owner
+    if not isinstance(owner, Operation):
+        return None
+    for kind, name in (("quotient", FLOOR_QUOTIENT_ATTR), ("remainder", FLOOR_REMAINDER_ATTR)):
+        mark = owner.attributes.get(name)
+        if isinstance(mark, ArrayAttr):
+            d, tag = (a.value.data for a in mark.data)
+            break
+    else:
+        return None
+    dividends, seen, work = set(), set(), [owner]
+    while work:
+        op = work.pop()
+        if id(op) in seen:
+            continue
+        seen.add(id(op))
+        reader = op.attributes.get(DIVIDEND_ATTR)
+        if isinstance(reader, IntegerAttr) and reader.value.data == tag:
+            dividends.add(op.operands[0])
+            continue
+        work += [v.owner for v in op.operands
+                 if isinstance(v.owner, Operation) and op.parent_block() is not None]
+        if len(seen) > 64:  # a rewrite is a few tens of ops
+            return None
+    return (kind, dividends.pop(), d) if len(dividends) == 1 else None
 
 
 def _replace_group(group: _Group, ranges: ValueRanges) -> None:
@@ -552,6 +620,7 @@ def _replace_group(group: _Group, ranges: ValueRanges) -> None:
 def div_by_constant(module: ModuleOp) -> None:
     """Rewrite the divisions by constants of every function in ``module`` in place."""
     blocks = [block for op in module.walk() for region in op.regions for block in region.blocks]
+    _next_tag[0] = 0  # (deterministic tags)
     ranges = ValueRanges()
     for block in blocks:
         for group in _groups(block):
