@@ -49,10 +49,70 @@ def test_semi_perfect_nest_is_flattened_with_guards():
     assert not any(isinstance(op, affine.ForOp) for op in flat.body.walk() if op is not flat)
 
 
-def test_flattening_gives_up_when_the_outer_code_shares_an_array():
+def test_an_element_shared_with_the_outer_code_lives_in_a_register():
+    """``s[i] = 0; for j: s[i] += ...``: s[i] is one element per outer iteration, so it is
+    kept in a register (set when j == 0, stored back when j == N - 1); the flat loop then
+    accesses s only under the last-iteration guard."""
     module = mixed.module()
     i_loop, j_loop = _affine_loops(module)[:2]
-    assert flatten_guarded(i_loop, j_loop) is None  # s[i] is read and written inside too
+    flat = flatten_guarded(i_loop, j_loop)
+    assert flat is not None
+    module.verify()
+    top_level = [op for op in flat.body.block.ops
+                 if isinstance(op, (affine.LoadOp, affine.StoreOp)) and op.memref.type.get_shape() == (N,)]
+    assert not top_level
+    (write_back,) = [op for op in flat.body.walk()
+                     if isinstance(op, affine.StoreOp) and op.memref.type.get_shape() == (N,)]
+    assert isinstance(write_back.parent_op(), scf.IfOp)
+    from loop_ir import assert_cpu_agrees
+
+    assert_cpu_agrees(mixed, module)
+
+
+@kernel
+def shared_two_indices(A: int32[N, N], s: int32[N]):
+    for i in range(N):
+        s[i] = 0
+        for j in range(N):
+            s[i] += A[i, j] + s[j]
+
+
+def test_flattening_gives_up_when_the_outer_code_shares_an_array_at_other_indices():
+    module = shared_two_indices.module()
+    i_loop, j_loop = _affine_loops(module)[:2]
+    assert flatten_guarded(i_loop, j_loop) is None  # s[j] may be s[i]
+
+
+@kernel
+def carried_six(A: int32[6, 6]):
+    for i in range(1, 6):
+        for j in range(6):
+            A[i, j] = A[i - 1, j] + 1
+
+
+@kernel
+def independent_six(A: int32[6, 6], s: int32[6], C: int32[6, 6]):
+    for i in range(6):
+        for j in range(6):
+            s[j] += A[i, j]
+            C[i, j] = A[i, j] * 2
+
+
+def test_inner_trip_counts_not_powers_of_two():
+    """Flattening a nest whose inner trip count is not a power of two (its variables are a
+    division and a remainder by it: magic products in hardware) only when every written
+    array is accessed at one index: ``A[i - 1][j]`` read after ``A[i][j]`` written would
+    become a dependence of distance 6 that draining the pipeline used to hide."""
+    module = carried_six.module()
+    i_loop, j_loop = _affine_loops(module)[:2]
+    assert flatten_guarded(i_loop, j_loop) is None
+    module = independent_six.module()
+    i_loop, j_loop = _affine_loops(module)[:2]
+    flat = flatten_guarded(i_loop, j_loop)
+    assert flat is not None and flat.upperBoundMap.data.results[0].value == 36
+    from loop_ir import assert_cpu_agrees
+
+    assert_cpu_agrees(independent_six, module)
 
 
 @kernel

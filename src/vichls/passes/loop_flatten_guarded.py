@@ -17,20 +17,35 @@ over No × Ni iterations whose body is
     scf.if (t mod Ni == Ni - 1) { post }
 
 with ``outer``'s variable ``(t floordiv Ni) * step + lb`` and ``inner``'s
-``(t mod Ni) * step + lb``. Iteration order is unchanged, so the results are too. It gives
-up (returns None) when the inner trip count is not a power of two (the outer variable would
-need a division by it in every iteration; powers of two are shifts), when ``pre`` or
-``post`` holds a loop, when a value computed under a guard is used outside it (the
-guarded part of ``pre`` and ``post`` are two separate guards), when either trip count is zero, and when ``pre`` or ``post``
-accesses an array that the inner loop also accesses (the guarded accesses would still take
-a port slot in every iteration of the pipeline, which could raise its II).
+``(t mod Ni) * step + lb``. Iteration order is unchanged, so the results are too.
+
+An array element that ``pre`` or ``post`` shares with the inner loop at one index the inner
+loop does not move (``q[i] = 0; for j: q[i] += ...``) is kept in a register (a 0-d memref)
+for each outer iteration: loaded first when the body reads it before writing it, stored
+back last when the body writes it. Otherwise the guarded accesses would take a port slot
+in every iteration of the pipeline, and the element's read-modify-write would be a
+recurrence through memory.
+
+A trip count Ni that is not a power of two makes the two variables a division and a
+remainder by a constant (magic products after passes/div_by_constant, a multiplier and
+some pipeline depth, once for the whole loop). Such a nest is flattened only when every
+array written in it is accessed at one index expression: an access at another index
+(``A[i - 1][j]`` after ``A[i][j]``) may be a dependence that draining the pipeline between
+outer iterations hid, which the flat loop would pay in its II (floyd-warshall, seidel-2d).
+Powers of two keep the old rule (any accesses), as before.
+
+It gives up (returns None) when ``pre`` or ``post`` holds a loop, when a value computed
+under a guard is used outside it (the guarded part of ``pre`` and ``post`` are two
+separate guards), when either trip count is zero, and when ``pre`` or ``post`` accesses an
+array that the inner loop also accesses and that cannot be kept in a register as above
+(several indices, an index the inner loop moves, or an access under a condition).
 
 Assumes the loop-level IR of docs/ir.md (0-d memrefs carry values between statements).
 """
 
 from __future__ import annotations
 
-from xdsl.dialects import affine, arith, memref, scf
+from xdsl.dialects import affine, arith, func, memref, scf
 from xdsl.dialects.builtin import IntegerAttr, IndexType, MemRefType
 from xdsl.ir import Block, Operation, Region
 from xdsl.ir.affine import AffineExpr
@@ -39,6 +54,7 @@ from vichls.passes.loop_utils import (
     ConstantBounds,
     body_ops,
     constant_bounds,
+    defined_inside,
     is_pure,
     materialise,
     new_affine_for,
@@ -59,6 +75,147 @@ def _arrays(ops: list[Operation]) -> set:
     return found
 
 
+def _accesses(ops: list[Operation], array=None) -> list[Operation]:
+    """The loads and stores in ``ops`` (nested ones too), of ``array`` or of any array."""
+    found = []
+    for op in ops:
+        for inner in op.walk():
+            if isinstance(inner, (affine.LoadOp, affine.StoreOp, memref.LoadOp, memref.StoreOp)):
+                mtype = inner.memref.type
+                if isinstance(mtype, MemRefType) and mtype.get_shape() and \
+                        (array is None or inner.memref is array):
+                    found.append(inner)
+    return found
+
+
+def _index_key(access: Operation) -> tuple:
+    amap = access.map.data if isinstance(access, (affine.LoadOp, affine.StoreOp)) else None
+    return amap, tuple(access.indices)
+
+
+def _only_repeating_accesses(ops: list[Operation]) -> bool:
+    """Every array written in ``ops`` is accessed at one index expression only. Flattening
+    then cannot bring two accesses of one element closer than they were: an element is
+    touched again only in the same inner iteration, or a whole inner loop later (``s[j]``),
+    or in the next inner iteration, as before (``q[i]``). Accesses at different indices
+    (``A[i - 1][j]`` against ``A[i][j]``) may be a dependence that draining the pipeline
+    between outer iterations hid: flattened, it would hold the II up."""
+    by_array: dict = {}
+    for access in _accesses(ops):
+        by_array.setdefault(access.memref, []).append(access)
+    for accesses in by_array.values():
+        if any(isinstance(a, (affine.StoreOp, memref.StoreOp)) for a in accesses) and \
+                len({_index_key(a) for a in accesses}) > 1:
+            return False
+    return True
+
+
+def _promotable(array, ops: list[Operation], inner: affine.ForOp) -> bool:
+    """``array`` is accessed in the outer body at one index that does not move in the inner
+    loop (``s[i]``): the element can live in a register for one outer iteration."""
+    accesses = _accesses(ops, array)
+    keys = {_index_key(a) for a in accesses}
+    if len(keys) != 1:
+        return False
+    # unconditional accesses only: the register's first value and its write-back must be
+    # the element's (an access under a condition might name an element out of range when
+    # it does not happen)
+    outer_body, inner_body = ops[0].parent_block(), inner.body.block
+    if any(a.parent_block() not in (outer_body, inner_body) for a in accesses):
+        return False
+    (_, indices), = keys
+    first = _top_level(accesses[0], outer_body)
+    before = _ops_before(outer_body, first)
+    for v in indices:
+        owner = v.owner
+        if isinstance(owner, Block):
+            if owner is not outer_body and defined_inside(v, ops[0].parent_op()):
+                return False  # (an inner loop's variable)
+        elif owner.parent_block() is outer_body:
+            if owner not in before:
+                return False  # computed after the first access: no load can go first
+        elif defined_inside(v, ops[0].parent_op()):
+            return False
+    return True
+
+
+def _ops_before(block: Block, stop: Operation) -> set:
+    found = set()
+    for op in block.ops:
+        if op is stop:
+            break
+        found.add(op)
+    return found
+
+
+def _first_access_position(array, ops: list[Operation]) -> int:
+    for position, op in enumerate(ops):
+        if _accesses([op], array):
+            return position
+    return len(ops)
+
+
+def _promote(array, outer: affine.ForOp, inner: affine.ForOp) -> None:
+    """Keep the one element of ``array`` that the outer body accesses (``_promotable``) in
+    a register (a 0-d memref) for each outer iteration: loaded at its start when the body
+    reads it before writing it, stored back at its end when the body writes it."""
+    accesses = _accesses(body_ops(outer), array)
+    first = accesses[0]
+    element_type = array.type.element_type
+    function = outer
+    while not isinstance(function, func.FuncOp):
+        function = function.parent_op()
+    entry = function.body.blocks[0]
+    register = memref.AllocaOp.get(element_type, shape=[])
+    register.location = outer.location
+    register.results[0].name_hint = (array.name_hint or "a") + "_element"
+    entry.insert_op_before(register, entry.first_op)
+    slot = register.results[0]
+    writes = any(isinstance(a, (affine.StoreOp, memref.StoreOp)) for a in accesses)
+    body = outer.body.block
+    # the index values: operands of the first access, all defined before it (_promotable)
+    if not (isinstance(first, (affine.StoreOp, memref.StoreOp)) and first.parent_block() is body):
+        if isinstance(first, (affine.LoadOp, memref.LoadOp)):
+            load = first.clone()
+        elif isinstance(first, affine.StoreOp):
+            load = affine.LoadOp(array, list(first.indices), first.map)
+        else:
+            load = memref.LoadOp.get(array, list(first.indices))
+        load.location = first.location
+        body.insert_op_before(load, _top_level(first, body))
+        store = memref.StoreOp.get(load.results[0], slot, [])
+        store.location = first.location
+        body.insert_op_after(store, load)
+    if writes:
+        value = memref.LoadOp.get(slot, [])
+        value.location = outer.location
+        body.insert_op_before(value, body.last_op)
+        if isinstance(first, (affine.LoadOp, affine.StoreOp)):
+            back = affine.StoreOp(value.results[0], array, list(first.indices), first.map)
+        else:
+            back = memref.StoreOp.get(value.results[0], array, list(first.indices))
+        back.location = outer.location
+        body.insert_op_before(back, body.last_op)
+    for access in accesses:
+        if isinstance(access, (affine.LoadOp, memref.LoadOp)):
+            replacement = memref.LoadOp.get(slot, [])
+            replacement.location = access.location
+            access.parent_block().insert_op_before(replacement, access)
+            access.results[0].replace_all_uses_with(replacement.results[0])
+        else:
+            replacement = memref.StoreOp.get(access.value, slot, [])
+            replacement.location = access.location
+            access.parent_block().insert_op_before(replacement, access)
+        access.detach()
+        access.erase()
+
+
+def _top_level(op: Operation, block: Block) -> Operation:
+    while op.parent_block() is not block:
+        op = op.parent_op()
+    return op
+
+
 def _guarded_if(condition, ops: list[Operation], location) -> scf.IfOp:
     block = Block()
     for op in ops:
@@ -76,8 +233,8 @@ def flatten_guarded(outer: affine.ForOp, inner: affine.ForOp) -> affine.ForOp | 
     if outer_bounds is None or inner_bounds is None:
         return None
     n_outer, n_inner = outer_bounds.trip_count, inner_bounds.trip_count
-    if n_outer == 0 or n_inner == 0 or n_inner & (n_inner - 1):
-        return None  # (a trip count not a power of two would need a divider per iteration)
+    if n_outer == 0 or n_inner == 0:
+        return None
     ops = body_ops(outer)
     if inner not in ops:
         return None
@@ -85,8 +242,15 @@ def flatten_guarded(outer: affine.ForOp, inner: affine.ForOp) -> affine.ForOp | 
     pre, post = ops[:position], ops[position + 1:]
     if any(isinstance(x, _LOOPS) for op in pre + post for x in op.walk()):
         return None
-    if _arrays(pre + post) & _arrays([inner]):
+    if n_inner & (n_inner - 1) and not _only_repeating_accesses(ops):
+        return None  # (a recurrence across outer iterations could become a short one)
+    shared = _arrays(pre + post) & _arrays([inner])
+    if shared and not all(_promotable(array, ops, inner) for array in shared):
         return None
+    for array in sorted(shared, key=lambda a: _first_access_position(a, ops)):
+        _promote(array, outer, inner)
+    ops = body_ops(outer)
+    pre, post = ops[:ops.index(inner)], ops[ops.index(inner) + 1:]
     guarded: list[Operation] = []
     unguarded: list[Operation] = []
     for op in pre:
