@@ -168,3 +168,52 @@ def test_addresses_of_banked_unrolled_accesses_stay_affine():
     assert len(pairs) == 21
     for load, store in pairs:
         assert deps.distance(load, store) == 0
+
+
+@kernel
+def row_accumulate(A: int32[6, 5], w: int32[6]):
+    for i in range(6):
+        for j in range(5):
+            w[i] = w[i] + A[i, j]
+
+
+@kernel
+def row_scale(A: int32[6, 5], w: int32[6]):
+    for i in range(6):
+        for j in range(5):
+            w[i] = w[i] * 3 + A[i, j]
+
+
+@kernel
+def total_accumulate(A: int32[6, 5], w: int32[6]):
+    for i in range(6):
+        for j in range(5):
+            w[0] = w[0] + A[i, j]
+
+
+def _w_accesses(k):
+    loop = _pipelined_loop(k, "j")
+    accesses = [op for op in loop.body.walk() if isinstance(op, (memref.LoadOp, memref.StoreOp))
+                and op.memref.type.get_shape() == (6,)]
+    return loop, LoopDependences(loop, trip_count=30), accesses
+
+
+def test_guards_of_a_flattened_nest_separate_its_rows():
+    """Flattened (5 iterations per row), ``w[i] += A[i][j]`` reads and writes ``w[i]`` only
+    in a row's last iteration: one row's accesses meet only each other, in one iteration;
+    ``w[0]`` is met by every row, but only a multiple of 5 iterations apart.
+    ``w[i] = w[i] * 3 + ...`` loads ``w[i]`` in every iteration (its first value) and
+    stores it in the last: they meet only within one row, the store after the load."""
+    from vichls.passes.dependence import Every
+
+    loop, deps, (load, store) = _w_accesses(row_accumulate)
+    assert isinstance(load.parent_op(), scf.IfOp) and store.parent_op() is load.parent_op()
+    assert deps.distance(load, store) == 0
+    assert loop.attributes[II_ATTR].value.data == 1
+    loop, deps, (load, store) = _w_accesses(total_accumulate)
+    assert deps.distance(load, store) == Every(5)
+    assert loop.attributes[II_ATTR].value.data == 1
+    loop, deps, (load, store) = _w_accesses(row_scale)
+    assert load.parent_op() is loop and isinstance(store.parent_op(), scf.IfOp)
+    assert deps.distance(load, store) == 0
+    assert loop.attributes[II_ATTR].value.data == 1

@@ -148,6 +148,37 @@ def row_sums(A: int16[6, 8], s: int16[6]):
 
 
 
+# inner trip counts that are not powers of two: flattened with magic-product indices
+
+
+@kernel
+def row_sums5(A: int16[6, 5], s: int16[6]):
+    for i in range(6):
+        s[i] = 0
+        for j in range(5):
+            s[i] += A[i, j]
+
+
+@kernel
+def matvec_accumulate(A: int32[6, 5], x: int32[5], w: int32[6]):
+    for i in range(6):
+        for j in range(5):
+            w[i] = w[i] + A[i, j] * x[j]
+
+
+@kernel
+def matvec_scaled(A: int32[6, 5], w: int32[6]):
+    for i in range(6):
+        for j in range(5):
+            w[i] = w[i] * 3 + A[i, j]
+
+
+@kernel
+def carried_rows(A: int32[6, 6]):
+    for i in range(1, 6):
+        for j in range(6):
+            A[i, j] = A[i - 1, j] + A[i, j]
+
 
 CASES = {
     "dot": schedule_of(dot, ("pipeline", "i")),
@@ -177,6 +208,12 @@ CASES = {
     "mm_unroll3_remainder": schedule_of(mm, ("pipeline", "k"), ("unroll", "k", {"factor": 3})),
     "row_sums": schedule_of(row_sums, ("pipeline", "j")),
     "empty_range": schedule_of(empty_range, ("pipeline", "i")),
+    "row_sums5": schedule_of(row_sums5, ("pipeline", "j")),
+    "matvec_accumulate": schedule_of(matvec_accumulate, ("pipeline", "j")),
+    "matvec_accumulate_banked": schedule_of(matvec_accumulate, ("pipeline", "j"),
+                                            ("partition", "w", {"factor": 2})),
+    "matvec_scaled": schedule_of(matvec_scaled, ("pipeline", "j")),
+    "carried_rows": schedule_of(carried_rows, ("pipeline", "j")),
 }
 CALLS = 3
 
@@ -239,6 +276,10 @@ def test_simulated_cycles_match_the_report(outcomes, reports, name):
     ("mm_flattened", 1, None),
     ("mm_flattened_unroll4", 1, None),
     ("row_sums", 1, None),
+    ("row_sums5", 1, None),
+    ("matvec_accumulate", 1, None),
+    ("matvec_accumulate_banked", 1, None),
+    ("matvec_scaled", 1, None),
 ])
 def test_ii_and_its_reason(reports, name, ii, reason):
     (loop,) = _pipelined(reports[name])
@@ -285,6 +326,21 @@ def test_flattened_pipeline_runs_the_whole_nest_at_one_iteration_per_cycle(outco
     assert cycles <= 8 ** 3 + loop["depth"] + 2, cycles
     (unrolled,) = set(outcomes["mm_flattened_unroll4"].cycles)
     assert unrolled * 3.5 <= cycles, (unrolled, cycles)
+
+
+def test_nests_of_other_trip_counts_flatten_where_no_dependence_crosses_rows(outcomes, reports):
+    """An inner loop of 5 iterations flattens into its outer loop (a 30-iteration pipeline)
+    when every written array has one index: s[i] and w[i] live in a register per row, and
+    the whole nest runs at about one iteration per cycle. ``A[i - 1][j]`` read after
+    ``A[i][j]`` written keeps the inner pipeline per row instead: flattened, that dependence
+    of distance 6 would hold the II up."""
+    for name in ("row_sums5", "matvec_accumulate", "matvec_accumulate_banked", "matvec_scaled"):
+        (loop,) = _pipelined(reports[name])
+        assert loop["trip_count"] == 30, (name, loop)
+        (cycles,) = set(outcomes[name].cycles)
+        assert cycles <= 30 + loop["depth"] + 3, (name, cycles, loop)
+    (loop,) = _pipelined(reports["carried_rows"])
+    assert loop["trip_count"] == 6, loop
 
 
 def test_a_divider_is_pipelined_only_where_the_ii_needs_it():

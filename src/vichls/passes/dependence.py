@@ -22,9 +22,13 @@ iteration ``n`` and ``b`` in iteration ``n + d``:
 
 - ``None``: they never touch the same element (some dimension differs by a constant, or
   the only distance is not an integer, or is beyond the trip count);
-- an ``int`` d (possibly 0 or negative): they touch the same element only at that distance;
+- an ``int`` d (possibly 0 or negative): they touch the same element only at that distance
+  (or, for accesses under a flattened nest's first- or last-iteration guard, at distances
+  from 0 up, of which 0 is the one that constrains a schedule);
 - ``ANY``: possibly at every distance (identical invariant indices, data-dependent
   indices, or different coefficients, which this analysis does not solve).
+- ``Every(p)``: possibly at every multiple of ``p`` (0 included): both accesses run only in
+  iterations ``t`` with ``t % p == r`` for one ``r`` (a flattened nest's guards).
 
 A 0-d memref (a scalar in a register) has one element: every pair is ``ANY``.
 
@@ -47,6 +51,14 @@ from xdsl.ir import Block, Operation, SSAValue
 from vichls.passes.div_by_constant import floor_division_of
 
 ANY = "any"
+
+
+@dataclass(frozen=True)
+class Every:
+    """Two accesses that may touch the same element at any multiple of ``period``
+    iterations, 0 included (both run only in iterations ``t`` with ``t % period == r``)."""
+
+    period: int
 FLAT_COUNTERS = "vichls.flat_counters"  # (passes/loop_flatten_counters.py)
 
 
@@ -240,6 +252,80 @@ class LoopDependences:
                         return True
         return False
 
+    def _counter_split(self, value: SSAValue) -> tuple[str, int] | None:
+        """("quotient" | "remainder", N) when ``value`` is ``t // N`` or ``t % N`` of
+        the loop's own iteration count ``t`` (a flattened nest's outer and inner
+        variables), as a shift, a mask, a division or a magic product."""
+        division = floor_division_of(value)
+        while division is None and isinstance(value.owner, arith.IndexCastOp):
+            value = value.owner.input
+            division = floor_division_of(value)
+        if division is None:
+            owner = value.owner
+            if not isinstance(owner, Operation) or len(owner.operands) != 2 or \
+                    not isinstance(owner.operands[1].owner, arith.ConstantOp):
+                return None
+            c = owner.operands[1].owner.value.value.data
+            if isinstance(owner, arith.ShRUIOp) and 0 <= c < 63:
+                division = ("quotient", owner.operands[0], 1 << c)
+            elif isinstance(owner, (arith.DivUIOp, arith.FloorDivSIOp)) and c > 0:
+                division = ("quotient", owner.operands[0], c)
+            elif isinstance(owner, arith.AndIOp) and c > 0 and c & (c + 1) == 0:
+                division = ("remainder", owner.operands[0], c + 1)
+            elif isinstance(owner, arith.RemUIOp) and c > 0:
+                division = ("remainder", owner.operands[0], c)
+            else:
+                return None
+        kind, dividend, divisor = division
+        form = self.analysis.linear(dividend)
+        if form is None or {key: c for key, c in form.items() if c} != {"n": 1}:
+            return None
+        return kind, divisor
+
+    def _residue(self, access: Operation) -> tuple[int, int] | None:
+        """(N, r) when ``access`` runs only in iterations ``t`` with ``t % N == r`` (inside
+        an ``scf.if`` on that condition: the guards of a flattened nest)."""
+        body = self.analysis.loop.body.block
+        op, found = access, None
+        while op.parent_block() is not body:
+            parent = op.parent_op()
+            if parent is None:
+                return None
+            if isinstance(parent, scf.IfOp) and op.parent_region() is parent.true_region:
+                condition = parent.cond.owner
+                if isinstance(condition, arith.CmpiOp) and condition.predicate.value.data == 0:
+                    for x, c in ((condition.lhs, condition.rhs), (condition.rhs, condition.lhs)):
+                        split = self._counter_split(x)
+                        if isinstance(c.owner, arith.ConstantOp) and split is not None and \
+                                split[0] == "remainder" and 0 <= c.owner.value.value.data < split[1]:
+                            found = (split[1], c.owner.value.value.data)
+            op = parent
+        return found
+
+    def _guarded_distance(self, a: Operation, b: Operation) -> int | None:
+        """Two accesses at the same indices, one of them ``t // N``, each running only when
+        ``t % N`` is a given residue (``ra``, ``rb``): they meet only inside one block of N
+        iterations, at offsets ``ra`` and ``rb``, so only at distance ``rb - ra``. When
+        only one of them is guarded so, the other may run at any offset of the block: a
+        store-back in its last iteration (``rb = N - 1``) after a load in any, or a load in
+        the first (``ra = 0``) before a store in any, meets it at distances 0 .. N - 1,
+        and 0 binds. (A flattened nest's ``w[i]``: without this, the store-back and the
+        next row's first load look like a recurrence of distance 1.)"""
+        blocks = {split[1] for split in map(self._counter_split, a.indices)
+                  if split is not None and split[0] == "quotient"}
+        ra, rb = self._residue(a), self._residue(b)
+        if any(r is not None and r[0] not in blocks for r in (ra, rb)):
+            return None
+        if ra is not None and rb is not None:
+            return rb[1] - ra[1] if ra[0] == rb[0] else None
+        # one of them in any iteration: the distances form a range; when none of them is
+        # negative, the least (0) is the one that binds a schedule
+        if rb is not None and rb[1] == rb[0] - 1:  # b in the last iteration of a block
+            return 0
+        if ra is not None and ra[1] == 0:  # a in the first one
+            return 0
+        return None
+
     def _all_flat_counters(self, indices) -> bool:
         counters = self.flat_counters
         if not counters:
@@ -260,8 +346,20 @@ class LoopDependences:
         assert a.memref is b.memref
         if not a.indices:
             return ANY
-        if list(a.indices) == list(b.indices) and self._injective(a.indices):
-            return 0  # the same element only in the same iteration
+        if list(a.indices) == list(b.indices):
+            if self._injective(a.indices):
+                return 0  # the same element only in the same iteration
+            guarded = self._guarded_distance(a, b)
+            if guarded is not None:
+                return guarded
+        found = self._linear_distance(a, b)
+        if found is ANY:
+            ra, rb = self._residue(a), self._residue(b)
+            if ra is not None and ra == rb:
+                return Every(ra[0])
+        return found
+
+    def _linear_distance(self, a: Operation, b: Operation):
         found = ANY
         for ia, ib in zip(self.indices(a), self.indices(b), strict=True):
             if ia is None or ib is None or ia.symbols != ib.symbols:

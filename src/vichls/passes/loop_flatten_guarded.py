@@ -19,12 +19,13 @@ over No × Ni iterations whose body is
 with ``outer``'s variable ``(t floordiv Ni) * step + lb`` and ``inner``'s
 ``(t mod Ni) * step + lb``. Iteration order is unchanged, so the results are too.
 
-An array element that ``pre`` or ``post`` shares with the inner loop at one index the inner
-loop does not move (``q[i] = 0; for j: q[i] += ...``) is kept in a register (a 0-d memref)
-for each outer iteration: loaded first when the body reads it before writing it, stored
-back last when the body writes it. Otherwise the guarded accesses would take a port slot
-in every iteration of the pipeline, and the element's read-modify-write would be a
-recurrence through memory.
+An array element that the inner loop writes, or shares with ``pre`` or ``post``, at one
+index the inner loop does not move (``q[i] = 0; for j: q[i] += ...``) is kept in a register
+(a 0-d memref) for each outer iteration: loaded first when the body reads it before writing
+it, stored back last when the body writes it. Otherwise the guarded accesses would take a
+port slot in every iteration of the pipeline, and the element's read-modify-write would be
+a recurrence through memory (scalar replacement does this for a loop whose index is
+invariant, but in the flat loop ``i`` moves).
 
 A trip count Ni that is not a power of two makes the two variables a division and a
 remainder by a constant (magic products after passes/div_by_constant, a multiplier and
@@ -46,7 +47,7 @@ Assumes the loop-level IR of docs/ir.md (0-d memrefs carry values between statem
 from __future__ import annotations
 
 from xdsl.dialects import affine, arith, func, memref, scf
-from xdsl.dialects.builtin import IntegerAttr, IndexType, MemRefType
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, IndexType, MemRefType
 from xdsl.ir import Block, Operation, Region
 from xdsl.ir.affine import AffineExpr
 
@@ -155,10 +156,18 @@ def _first_access_position(array, ops: list[Operation]) -> int:
     return len(ops)
 
 
-def _promote(array, outer: affine.ForOp, inner: affine.ForOp) -> None:
+def _promote(array, outer: affine.ForOp, inner: affine.ForOp) -> Operation | None:
     """Keep the one element of ``array`` that the outer body accesses (``_promotable``) in
     a register (a 0-d memref) for each outer iteration: loaded at its start when the body
-    reads it before writing it, stored back at its end when the body writes it."""
+    reads it before writing it, stored back at its end when the body writes it. Returns
+    that first load, if any.
+
+    An integer element that the body only accumulates into (``w[i] = w[i] + e``, each
+    load feeding one addition whose sum is stored back) instead starts the register at 0
+    and adds it to the element at the end: ``w[i] = w[i] + (e_1 + ... + e_n)`` is the same
+    sum modulo 2^W. Then the element is read and written in the last iteration only, which
+    the flattened loop's pipeline overlaps at one block of iterations' distance, rather
+    than read at the first and written at the last, one iteration apart."""
     accesses = _accesses(body_ops(outer), array)
     first = accesses[0]
     element_type = array.type.element_type
@@ -173,14 +182,27 @@ def _promote(array, outer: affine.ForOp, inner: affine.ForOp) -> None:
     slot = register.results[0]
     writes = any(isinstance(a, (affine.StoreOp, memref.StoreOp)) for a in accesses)
     body = outer.body.block
-    # the index values: operands of the first access, all defined before it (_promotable)
-    if not (isinstance(first, (affine.StoreOp, memref.StoreOp)) and first.parent_block() is body):
-        if isinstance(first, (affine.LoadOp, memref.LoadOp)):
-            load = first.clone()
-        elif isinstance(first, affine.StoreOp):
-            load = affine.LoadOp(array, list(first.indices), first.map)
+    accumulates = _accumulates_only(accesses, element_type)
+
+    def element_access(cls, *values):
+        if isinstance(first, (affine.LoadOp, affine.StoreOp)):
+            make = affine.LoadOp if cls is memref.LoadOp else affine.StoreOp
+            op = make(*values, array, list(first.indices), first.map)
         else:
-            load = memref.LoadOp.get(array, list(first.indices))
+            op = cls.get(*values, array, list(first.indices))
+        op.location = outer.location
+        return op
+
+    load = None
+    # the index values: operands of the first access, all defined before it (_promotable)
+    if accumulates:
+        zero = arith.ConstantOp(IntegerAttr(0, element_type))
+        start = memref.StoreOp.get(zero.result, slot, [])
+        for op in (zero, start):
+            op.location = first.location
+            body.insert_op_before(op, _top_level(first, body))
+    elif not (isinstance(first, (affine.StoreOp, memref.StoreOp)) and first.parent_block() is body):
+        load = element_access(memref.LoadOp)
         load.location = first.location
         body.insert_op_before(load, _top_level(first, body))
         store = memref.StoreOp.get(load.results[0], slot, [])
@@ -190,12 +212,15 @@ def _promote(array, outer: affine.ForOp, inner: affine.ForOp) -> None:
         value = memref.LoadOp.get(slot, [])
         value.location = outer.location
         body.insert_op_before(value, body.last_op)
-        if isinstance(first, (affine.LoadOp, affine.StoreOp)):
-            back = affine.StoreOp(value.results[0], array, list(first.indices), first.map)
-        else:
-            back = memref.StoreOp.get(value.results[0], array, list(first.indices))
-        back.location = outer.location
-        body.insert_op_before(back, body.last_op)
+        result = value.results[0]
+        if accumulates:
+            old = element_access(memref.LoadOp)
+            total = arith.AddiOp(old.results[0], result)
+            total.location = outer.location
+            for op in (old, total):
+                body.insert_op_before(op, body.last_op)
+            result = total.result
+        body.insert_op_before(element_access(memref.StoreOp, result), body.last_op)
     for access in accesses:
         if isinstance(access, (affine.LoadOp, memref.LoadOp)):
             replacement = memref.LoadOp.get(slot, [])
@@ -208,6 +233,26 @@ def _promote(array, outer: affine.ForOp, inner: affine.ForOp) -> None:
             access.parent_block().insert_op_before(replacement, access)
         access.detach()
         access.erase()
+    return load
+
+
+def _accumulates_only(accesses: list[Operation], element_type) -> bool:
+    """Every access is a load whose one use is an ``addi`` whose one use is the next
+    access, a store of it (``w[i] = w[i] + e``), on an integer element."""
+    if not isinstance(element_type, IntegerType) or len(accesses) % 2:
+        return False
+    for load, store in zip(accesses[::2], accesses[1::2]):
+        if not isinstance(load, (affine.LoadOp, memref.LoadOp)) or \
+                not isinstance(store, (affine.StoreOp, memref.StoreOp)):
+            return False
+        uses = list(load.results[0].uses)
+        if len(uses) != 1 or not isinstance(uses[0].operation, arith.AddiOp):
+            return False
+        total = uses[0].operation
+        sums = list(total.result.uses)
+        if len(sums) != 1 or sums[0].operation is not store or store.value is not total.result:
+            return False
+    return True
 
 
 def _top_level(op: Operation, block: Block) -> Operation:
@@ -245,17 +290,23 @@ def flatten_guarded(outer: affine.ForOp, inner: affine.ForOp) -> affine.ForOp | 
     if n_inner & (n_inner - 1) and not _only_repeating_accesses(ops):
         return None  # (a recurrence across outer iterations could become a short one)
     shared = _arrays(pre + post) & _arrays([inner])
-    if shared and not all(_promotable(array, ops, inner) for array in shared):
+    written = {a.memref for a in _accesses([inner])
+               if isinstance(a, (affine.StoreOp, memref.StoreOp))}
+    promoted = {array for array in shared | written if _promotable(array, ops, inner)}
+    if shared - promoted:
         return None
-    for array in sorted(shared, key=lambda a: _first_access_position(a, ops)):
-        _promote(array, outer, inner)
+    # the first values of the registers load an element that the outer iteration accesses
+    # anyway (_promotable), so loading it in every iteration of the flat loop stays in
+    # range; only the register's update is guarded (a select, passes/if_convert_scalars)
+    speculative = {_promote(array, outer, inner)
+                   for array in sorted(promoted, key=lambda a: _first_access_position(a, ops))}
     ops = body_ops(outer)
     pre, post = ops[:ops.index(inner)], ops[ops.index(inner) + 1:]
     guarded: list[Operation] = []
     unguarded: list[Operation] = []
     for op in pre:
         depends = any(isinstance(v.owner, Operation) and v.owner in guarded for v in op.operands)
-        movable = is_pure(op) or isinstance(op, affine.ApplyOp)
+        movable = is_pure(op) or isinstance(op, affine.ApplyOp) or op in speculative
         (unguarded if movable and not depends else guarded).append(op)
     for group in (guarded, post):  # each becomes its own scf.if
         inside = set(group)

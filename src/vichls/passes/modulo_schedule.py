@@ -58,7 +58,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation
 
-from vichls.passes.dependence import ANY, LoopDependences
+from vichls.passes.dependence import ANY, Every, LoopDependences
 from vichls.passes.loop_pipeline import pipeline_ii
 from vichls.passes.schedule import (
     CYCLE_ATTR,
@@ -624,6 +624,11 @@ def build_problem(loop: scf.ForOp, trip_count: int | None):
                 gap_ba = _access_gap(ops[b], ops[a], scalar)
                 d = ANY if scalar else deps.distance(ops[a], ops[b])
                 if d is None:
+                    continue
+                if isinstance(d, Every):  # in program order, and a whole period later
+                    edges.append(MEdge(a, b, gap_ab, 0, why=_why(name, ops[a], ops[b], 0)))
+                    edges.append(MEdge(b, a, gap_ba, d.period,
+                                       why=_why(name, ops[b], ops[a], d.period)))
                     continue
                 if d is ANY or d == 0:
                     edges.append(MEdge(a, b, gap_ab, 0, why=_why(name, ops[a], ops[b], 0)))
