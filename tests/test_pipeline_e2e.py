@@ -174,6 +174,16 @@ def matvec_scaled(A: int32[6, 5], w: int32[6]):
 
 
 @kernel
+def gemm_rows(A: int32[4, 5], B: int32[5, 3], C: int32[4, 3], beta: int32):
+    for i in range(4):
+        for j in range(3):
+            C[i, j] *= beta
+        for k in range(5):
+            for j in range(3):
+                C[i, j] += A[i, k] * B[k, j]
+
+
+@kernel
 def carried_rows(A: int32[6, 6]):
     for i in range(1, 6):
         for j in range(6):
@@ -214,6 +224,9 @@ CASES = {
                                             ("partition", "w", {"factor": 2})),
     "matvec_scaled": schedule_of(matvec_scaled, ("pipeline", "j")),
     "carried_rows": schedule_of(carried_rows, ("pipeline", "j")),
+    "gemm_rows": schedule_of(gemm_rows, ("unroll", "i/j"), ("pipeline", "i/k"),
+                             ("partition", "C", {"dim": 2, "factor": 3}),
+                             ("partition", "B", {"dim": 2, "factor": 3})),
 }
 CALLS = 3
 
@@ -280,6 +293,7 @@ def test_simulated_cycles_match_the_report(outcomes, reports, name):
     ("matvec_accumulate", 1, None),
     ("matvec_accumulate_banked", 1, None),
     ("matvec_scaled", 1, None),
+    ("gemm_rows", 1, None),
 ])
 def test_ii_and_its_reason(reports, name, ii, reason):
     (loop,) = _pipelined(reports[name])
@@ -341,6 +355,9 @@ def test_nests_of_other_trip_counts_flatten_where_no_dependence_crosses_rows(out
         assert cycles <= 30 + loop["depth"] + 3, (name, cycles, loop)
     (loop,) = _pipelined(reports["carried_rows"])
     assert loop["trip_count"] == 6, loop
+    # C[i][0], C[i][1], C[i][2]: three elements of a row, three registers
+    (loop,) = _pipelined(reports["gemm_rows"])
+    assert loop["trip_count"] == 4 * 5, loop
 
 
 def test_a_divider_is_pipelined_only_where_the_ii_needs_it():

@@ -50,6 +50,7 @@ from xdsl.dialects import affine, arith, func, memref, scf
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, IndexType, MemRefType
 from xdsl.ir import Block, Operation, Region
 from xdsl.ir.affine import AffineExpr
+from xdsl.ir.affine.affine_expr import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr
 
 from vichls.passes.loop_utils import (
     ConstantBounds,
@@ -94,50 +95,85 @@ def _index_key(access: Operation) -> tuple:
     return amap, tuple(access.indices)
 
 
+def _constant_part(expr) -> tuple[str, int]:
+    """``expr`` as (the text of its non-constant part, its constant addend)."""
+    if isinstance(expr, AffineConstantExpr):
+        return "", expr.value
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add and \
+            isinstance(expr.rhs, AffineConstantExpr):
+        return str(expr.lhs), expr.rhs.value
+    return str(expr), 0
+
+
+def _distinct(a: tuple, b: tuple, always: bool = False) -> bool:
+    """Two index keys that name different elements for the same operand values: the same
+    operands, and maps that differ by a constant in some dimension (``C[i][3]`` and
+    ``C[i][4]``, ``A[i - 1][j]`` and ``A[i][j]``); ``always``: for any operand values
+    (that dimension is a constant in both: not ``A[i - 1]`` of one outer iteration against
+    ``A[i]`` of the one before)."""
+    (map_a, operands_a), (map_b, operands_b) = a, b
+    if map_a is None or map_b is None or operands_a != operands_b or \
+            len(map_a.results) != len(map_b.results):
+        return False
+    for x, y in zip(map_a.results, map_b.results):
+        (base_x, c_x), (base_y, c_y) = _constant_part(x), _constant_part(y)
+        if base_x == base_y and c_x != c_y and (base_x == "" or not always):
+            return True
+    return False
+
+
+def _elements(array, ops: list[Operation], always: bool = False) -> dict | None:
+    """The accesses of ``array`` in ``ops`` grouped by index key, when the keys name
+    pairwise different elements (one element per key; ``always``: see ``_distinct``);
+    else None."""
+    groups: dict = {}
+    for access in _accesses(ops, array):
+        groups.setdefault(_index_key(access), []).append(access)
+    keys = list(groups)
+    if any(not _distinct(a, b, always) for i, a in enumerate(keys) for b in keys[i + 1:]):
+        return None
+    return groups
+
+
 def _only_repeating_accesses(ops: list[Operation]) -> bool:
-    """Every array written in ``ops`` is accessed at one index expression only. Flattening
-    then cannot bring two accesses of one element closer than they were: an element is
-    touched again only in the same inner iteration, or a whole inner loop later (``s[j]``),
-    or in the next inner iteration, as before (``q[i]``). Accesses at different indices
-    (``A[i - 1][j]`` against ``A[i][j]``) may be a dependence that draining the pipeline
-    between outer iterations hid: flattened, it would hold the II up."""
-    by_array: dict = {}
-    for access in _accesses(ops):
-        by_array.setdefault(access.memref, []).append(access)
-    for accesses in by_array.values():
-        if any(isinstance(a, (affine.StoreOp, memref.StoreOp)) for a in accesses) and \
-                len({_index_key(a) for a in accesses}) > 1:
-            return False
-    return True
+    """Every array written in ``ops`` is accessed at one index expression per element (one
+    expression, or several that name different elements: ``C[i][3]``, ``C[i][4]``).
+    Flattening then cannot bring two accesses of one element closer than they were: an
+    element is touched again only in the same inner iteration, or a whole inner loop later
+    (``s[j]``), or in the next inner iteration, as before (``q[i]``). Accesses at other
+    indices (``A[i - 1][j]`` against ``A[i][j]``) may be a dependence that draining the
+    pipeline between outer iterations hid: flattened, it would hold the II up."""
+    written = {a.memref for a in _accesses(ops) if isinstance(a, (affine.StoreOp, memref.StoreOp))}
+    return all(_elements(array, ops, always=True) is not None for array in written)
 
 
-def _promotable(array, ops: list[Operation], inner: affine.ForOp) -> bool:
-    """``array`` is accessed in the outer body at one index that does not move in the inner
-    loop (``s[i]``): the element can live in a register for one outer iteration."""
-    accesses = _accesses(ops, array)
-    keys = {_index_key(a) for a in accesses}
-    if len(keys) != 1:
-        return False
-    # unconditional accesses only: the register's first value and its write-back must be
-    # the element's (an access under a condition might name an element out of range when
-    # it does not happen)
+def _promotable(array, ops: list[Operation], inner: affine.ForOp) -> list | None:
+    """The index keys of ``array`` in the outer body when each names one element that the
+    inner loop does not move (``s[i]``, or ``C[i][0]`` .. ``C[i][24]`` of an unrolled
+    loop): each element can live in a register for one outer iteration. None otherwise."""
+    groups = _elements(array, ops)
+    if groups is None:
+        return None
     outer_body, inner_body = ops[0].parent_block(), inner.body.block
-    if any(a.parent_block() not in (outer_body, inner_body) for a in accesses):
-        return False
-    (_, indices), = keys
-    first = _top_level(accesses[0], outer_body)
-    before = _ops_before(outer_body, first)
-    for v in indices:
-        owner = v.owner
-        if isinstance(owner, Block):
-            if owner is not outer_body and defined_inside(v, ops[0].parent_op()):
-                return False  # (an inner loop's variable)
-        elif owner.parent_block() is outer_body:
-            if owner not in before:
-                return False  # computed after the first access: no load can go first
-        elif defined_inside(v, ops[0].parent_op()):
-            return False
-    return True
+    for (_, indices), accesses in groups.items():
+        # unconditional accesses only: the register's first value and its write-back must
+        # be the element's (an access under a condition might name an element out of range
+        # when it does not happen)
+        if any(a.parent_block() not in (outer_body, inner_body) for a in accesses):
+            return None
+        first = _top_level(accesses[0], outer_body)
+        before = _ops_before(outer_body, first)
+        for v in indices:
+            owner = v.owner
+            if isinstance(owner, Block):
+                if owner is not outer_body and defined_inside(v, ops[0].parent_op()):
+                    return None  # (an inner loop's variable)
+            elif owner.parent_block() is outer_body:
+                if owner not in before:
+                    return None  # computed after the first access: no load can go first
+            elif defined_inside(v, ops[0].parent_op()):
+                return None
+    return list(groups)
 
 
 def _ops_before(block: Block, stop: Operation) -> set:
@@ -149,14 +185,15 @@ def _ops_before(block: Block, stop: Operation) -> set:
     return found
 
 
-def _first_access_position(array, ops: list[Operation]) -> int:
+def _first_access_position(array, key: tuple, ops: list[Operation]) -> int:
     for position, op in enumerate(ops):
-        if _accesses([op], array):
+        if any(_index_key(a) == key for a in _accesses([op], array)):
             return position
     return len(ops)
 
 
-def _promote(array, outer: affine.ForOp, inner: affine.ForOp) -> Operation | None:
+def _promote(array, key: tuple, outer: affine.ForOp, inner: affine.ForOp
+             ) -> Operation | None:
     """Keep the one element of ``array`` that the outer body accesses (``_promotable``) in
     a register (a 0-d memref) for each outer iteration: loaded at its start when the body
     reads it before writing it, stored back at its end when the body writes it. Returns
@@ -168,7 +205,7 @@ def _promote(array, outer: affine.ForOp, inner: affine.ForOp) -> Operation | Non
     sum modulo 2^W. Then the element is read and written in the last iteration only, which
     the flattened loop's pipeline overlaps at one block of iterations' distance, rather
     than read at the first and written at the last, one iteration apart."""
-    accesses = _accesses(body_ops(outer), array)
+    accesses = [a for a in _accesses(body_ops(outer), array) if _index_key(a) == key]
     first = accesses[0]
     element_type = array.type.element_type
     function = outer
@@ -205,9 +242,23 @@ def _promote(array, outer: affine.ForOp, inner: affine.ForOp) -> Operation | Non
         load = element_access(memref.LoadOp)
         load.location = first.location
         body.insert_op_before(load, _top_level(first, body))
-        store = memref.StoreOp.get(load.results[0], slot, [])
+        # the accesses before the inner loop (straight-line: _promotable) pass the value
+        # along in SSA; the register takes it once, just before the inner loop. (Through
+        # the register, ``C[i][j] *= beta`` would put its multiply on the register's
+        # recurrence in the flat loop, though only the first iteration uses it.)
+        current = load.results[0]
+        before_inner = [a for a in accesses if a.parent_block() is body and a.is_before_in_block(inner)]
+        for access in before_inner:
+            if isinstance(access, (affine.LoadOp, memref.LoadOp)):
+                access.results[0].replace_all_uses_with(current)
+            else:
+                current = access.value
+            access.detach()
+            access.erase()
+        accesses = [a for a in accesses if a not in before_inner]
+        store = memref.StoreOp.get(current, slot, [])
         store.location = first.location
-        body.insert_op_after(store, load)
+        body.insert_op_before(store, inner)
     if writes:
         value = memref.LoadOp.get(slot, [])
         value.location = outer.location
@@ -292,14 +343,16 @@ def flatten_guarded(outer: affine.ForOp, inner: affine.ForOp) -> affine.ForOp | 
     shared = _arrays(pre + post) & _arrays([inner])
     written = {a.memref for a in _accesses([inner])
                if isinstance(a, (affine.StoreOp, memref.StoreOp))}
-    promoted = {array for array in shared | written if _promotable(array, ops, inner)}
-    if shared - promoted:
+    promoted = {array: keys for array in shared | written
+                if (keys := _promotable(array, ops, inner)) is not None}
+    if shared - set(promoted):
         return None
     # the first values of the registers load an element that the outer iteration accesses
     # anyway (_promotable), so loading it in every iteration of the flat loop stays in
     # range; only the register's update is guarded (a select, passes/if_convert_scalars)
-    speculative = {_promote(array, outer, inner)
-                   for array in sorted(promoted, key=lambda a: _first_access_position(a, ops))}
+    elements = [(array, key) for array, keys in promoted.items() for key in keys]
+    elements.sort(key=lambda e: _first_access_position(e[0], e[1], ops))
+    speculative = {_promote(array, key, outer, inner) for array, key in elements}
     ops = body_ops(outer)
     pre, post = ops[:ops.index(inner)], ops[ops.index(inner) + 1:]
     guarded: list[Operation] = []
