@@ -263,6 +263,12 @@ def test_pipelines_imply_copies_within_the_slack(tmp_path):
     seeds = space.seeds()
     assert seeds[:2] == [Point(), outward]
     assert all(space.valid(p) for p in seeds)
+    # the innermost loops pipelined, with their unrolls alone (no outer unroll): these
+    # flatten into their outer loops, so they are seeds of their own
+    innermost = Point(pipeline=("i/j", "i/k/j"))
+    assert space.pipelined_innermost(Point()) == innermost and innermost in seeds
+    unrolled = Point().with_unroll("i/j", 4).with_unroll("i/k/j", 4)
+    assert space.pipelined_innermost(unrolled) in seeds
 
 
 def test_layouts_have_one_spelling(nest):

@@ -594,7 +594,8 @@ class Space:
     def seeds(self) -> list[Point]:
         """A structured first sample, pipelined points first (under a time budget the
         search may only get through part of it): no directives; every nest pipelined
-        (``pipelined_outward``), also after each interchange; then each pipeline candidate
+        (``pipelined_outward``, then ``pipelined_innermost``), also after each interchange;
+        then each pipeline candidate
         alone, then over every innermost loop unrolled by a common factor (the loop above
         unrolled too or not), each with and without the partitions its pipelining implies;
         then the same uniform unrolls without pipelining; then each loop unrolled alone by
@@ -623,7 +624,8 @@ class Space:
         reordered = [Point(reorder=(band,)) for band in sorted(self.interchanges)]
         if len(reordered) > 1 and self.compatible_swaps(self.interchanges):
             reordered.append(Point(reorder=tuple(sorted(self.interchanges))))
-        piped = [q for u in [base, *reordered, *uniform] for q in [self.pipelined_outward(u)]
+        piped = [q for u in [base, *reordered, *uniform]
+                 for q in (self.pipelined_outward(u), self.pipelined_innermost(u))
                  if q.pipeline] + piped
         out = [base]
         # the partitions pipelining implies make a point costlier to build and are
@@ -657,6 +659,17 @@ class Space:
                 chosen = {p for p in chosen if not p.startswith(parent + "/")} | {parent}
             elif not any(path.startswith(p + "/") for p in chosen) and \
                     self.valid(point.with_pipeline(chosen | {path})):
+                chosen.add(path)
+        return point.with_pipeline(chosen)
+
+    @_per_variant
+    def pipelined_innermost(self, point: Point) -> Point:
+        """``point`` with every innermost loop pipelined where that stays valid. (Beside
+        ``pipelined_outward``: a pipelined innermost loop flattens into the loops around
+        it where it can, so an unroll of the innermost loops alone is often the point.)"""
+        chosen: set[str] = set()
+        for path in self.pipeline_candidates():
+            if self.loops[path].innermost and self.valid(point.with_pipeline(chosen | {path})):
                 chosen.add(path)
         return point.with_pipeline(chosen)
 
