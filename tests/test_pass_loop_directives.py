@@ -71,7 +71,14 @@ def test_paths_after_an_interchange_name_the_moved_loops():
     assert _uppers(m) == [4, 5, 6] and affine_loops(m)[2].step.value.data == 3
     assert_cpu_agrees(matmul, m)
     m = vichls.customize(matmul).reorder("i/k/j", "i/k").pipeline("i/j").module()
-    # the k loop unrolled into the pipelined j loop, which flattens into i: 4 x 5 iterations
+    # the k loop unrolled into the pipelined j loop; A[i][0..k] (one bank) stay hoisted out
+    # of it rather than read in every iteration of a loop flattened into i
+    outer, loop = affine_loops(m)
+    assert "vichls.pipeline" in loop.attributes and loop.parent_op() is outer
+    assert_cpu_agrees(matmul, m)
+    # with A's columns in banks of their own, one read per bank: the nest flattens
+    m = vichls.customize(matmul).reorder("i/k/j", "i/k").pipeline("i/j").partition(
+        "A", dim=2, factor=6).module()
     (loop,) = affine_loops(m)
     assert "vichls.pipeline" in loop.attributes and _uppers(m) == [20]
     assert_cpu_agrees(matmul, m)

@@ -184,6 +184,16 @@ def gemm_rows(A: int32[4, 5], B: int32[5, 3], C: int32[4, 3], beta: int32):
 
 
 @kernel
+def atax_rows(A: int32[6, 5], x: int32[5], y: int32[5], tmp: int32[6]):
+    for i in range(6):
+        tmp[i] = 0
+        for j in range(5):
+            tmp[i] = tmp[i] + A[i, j] * x[j]
+        for j in range(5):
+            y[j] = y[j] + A[i, j] * tmp[i]
+
+
+@kernel
 def carried_rows(A: int32[6, 6]):
     for i in range(1, 6):
         for j in range(6):
@@ -224,6 +234,7 @@ CASES = {
                                             ("partition", "w", {"factor": 2})),
     "matvec_scaled": schedule_of(matvec_scaled, ("pipeline", "j")),
     "carried_rows": schedule_of(carried_rows, ("pipeline", "j")),
+    "atax_rows": schedule_of(atax_rows, ("pipeline", "i/j")),
     "gemm_rows": schedule_of(gemm_rows, ("unroll", "i/j"), ("pipeline", "i/k"),
                              ("partition", "C", {"dim": 2, "factor": 3}),
                              ("partition", "B", {"dim": 2, "factor": 3})),
@@ -358,6 +369,12 @@ def test_nests_of_other_trip_counts_flatten_where_no_dependence_crosses_rows(out
     # C[i][0], C[i][1], C[i][2]: three elements of a row, three registers
     (loop,) = _pipelined(reports["gemm_rows"])
     assert loop["trip_count"] == 4 * 5, loop
+    # two inner loops: the rows split in two nests (passes/loop_distribute), each flat
+    loops = _pipelined(reports["atax_rows"])
+    assert [loop["trip_count"] for loop in loops] == [30, 30], loops
+    assert all(loop["ii"] == 1 for loop in loops), loops
+    (cycles,) = set(outcomes["atax_rows"].cycles)
+    assert cycles <= 2 * 30 + sum(loop["depth"] for loop in loops) + 6, (cycles, loops)
 
 
 def test_a_divider_is_pipelined_only_where_the_ii_needs_it():

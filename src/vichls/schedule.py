@@ -252,6 +252,12 @@ class Schedule:
 
         self.check_supported()
         module = self.kernel.module()
+        # partitioning is a hardware choice: recorded on the IR, applied by the FPGA back
+        # end; recorded first, so that pipelining sees the banks it will get
+        # (passes/loop_flatten_guarded)
+        request_partitions(module, [(d.args[0], dict(d.options)["kind"], dict(d.options)["dim"],
+                                     dict(d.options)["factor"])
+                                    for d in self.directives if d.kind == "partition"])
         apply_directives(module, self.directives, self.kernel.tree())
         for sub in self.composed:
             sub.check_supported()
@@ -267,10 +273,6 @@ class Schedule:
 
             interface = dict(dataflow[-1].options).get("interface", "ap_ctrl_hs")
             top_function(module).attributes[DATAFLOW_ATTR] = StringAttr(interface)
-        # partitioning is a hardware choice: recorded on the IR, applied by the FPGA back end
-        request_partitions(module, [(d.args[0], dict(d.options)["kind"], dict(d.options)["dim"],
-                                     dict(d.options)["factor"])
-                                    for d in self.directives if d.kind == "partition"])
         return module
 
     def build(self, target: str = "fpga", *, clock_period_ns: float = 10.0):

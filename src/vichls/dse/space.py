@@ -707,7 +707,10 @@ class Space:
             out += [point.with_layout(array, k, d)
                     for k, d in self.layout_choices(point, array) if (k, d) != current]
         seen, unique = {self.canonical(point)}, []
-        for p in map(self.canonical, out):
+        # (canonical names partitions by the point's loops: a move that leaves a knob on
+        # a loop its loop order does not have, an interchange toggled past a full unroll,
+        # is no point at all)
+        for p in map(self.canonical, filter(self.valid, out)):
             if p not in seen and self.valid(p):
                 seen.add(p)
                 unique.append(p)

@@ -43,6 +43,7 @@ bounds, which are far below 2^31).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, memref, scf
@@ -51,6 +52,8 @@ from xdsl.ir import Block, Operation, SSAValue
 from vichls.passes.div_by_constant import floor_division_of
 
 ANY = "any"
+#: The key of ``t % N`` in a linear form (a value that repeats every N iterations).
+PERIOD = "period"
 
 
 @dataclass(frozen=True)
@@ -135,10 +138,16 @@ class _Analysis:
                     factor = y.get("k", 0)
                     return {key: c * factor for key, c in x.items()}
             return None
-        division = floor_division_of(value)
+        division = floor_division_of(value) or _mask_or_remainder(value)
         if division is not None:
             kind, dividend, divisor = division
             form = self.linear(dividend)
+            if kind == "remainder" and form is not None and \
+                    {key: c for key, c in form.items() if c} == {"n": 1}:
+                # t % N of the iteration count: a value that repeats every N iterations
+                atom = (PERIOD, divisor)
+                self.order.setdefault(atom, len(self.order))
+                return {atom: 1}
             if form is None or any(c % divisor for key, c in form.items() if key != "k"):
                 return None
             if kind == "remainder":
@@ -178,6 +187,25 @@ class _Analysis:
         symbols = tuple(sorted(((self.order[k], k), c) for k, c in form.items()
                                if k not in ("n", "k") and c != 0))
         return LinearIndex(form.get("n", 0), form.get("k", 0), symbols)
+
+
+def _mask_or_remainder(value: SSAValue) -> tuple[str, SSAValue, int] | None:
+    """("remainder", x, N) for ``x & (N - 1)`` (N a power of two) or ``x % N`` unsigned."""
+    owner = value.owner
+    if not isinstance(owner, (arith.AndIOp, arith.RemUIOp)) or \
+            not isinstance(owner.operands[1].owner, arith.ConstantOp):
+        return None
+    c = owner.operands[1].owner.value.value.data
+    if isinstance(owner, arith.AndIOp) and c > 0 and c & (c + 1) == 0:
+        return "remainder", owner.operands[0], c + 1
+    if isinstance(owner, arith.RemUIOp) and c > 0:
+        return "remainder", owner.operands[0], c
+    return None
+
+
+def _periods(index: "LinearIndex") -> list[int]:
+    return [key[1] for (_, key), c in index.symbols
+            if isinstance(key, tuple) and key[0] == PERIOD and c]
 
 
 def _counter_value(value: SSAValue) -> bool:
@@ -357,12 +385,27 @@ class LoopDependences:
             ra, rb = self._residue(a), self._residue(b)
             if ra is not None and ra == rb:
                 return Every(ra[0])
+            period = self._period(a, b)
+            if period is not None:
+                return Every(period)
         return found
+
+    def _period(self, a: Operation, b: Operation) -> int | None:
+        """N when both accesses have the same index forms and one dimension is ``c * (t %
+        N) + ...`` (c nonzero, the rest invariant): the element repeats only every N
+        iterations (``y[j]`` of a flattened nest: ``j = t % N``)."""
+        forms_a, forms_b = self.indices(a), self.indices(b)
+        if any(x is None or x != y for x, y in zip(forms_a, forms_b)):
+            return None
+        periods = [p[0] for p in map(_periods, forms_a) if len(p) == 1]
+        if not periods or any(form.coeff for form in forms_a):
+            return None
+        return math.lcm(*periods)
 
     def _linear_distance(self, a: Operation, b: Operation):
         found = ANY
         for ia, ib in zip(self.indices(a), self.indices(b), strict=True):
-            if ia is None or ib is None or ia.symbols != ib.symbols:
+            if ia is None or ib is None or ia.symbols != ib.symbols or _periods(ia):
                 continue  # this dimension may match at any distance
             if ia.coeff != ib.coeff:
                 continue  # not solved here: assume it may match at any distance

@@ -46,12 +46,16 @@ Assumes the loop-level IR of docs/ir.md (0-d memrefs carry values between statem
 
 from __future__ import annotations
 
+from collections import Counter
+
 from xdsl.dialects import affine, arith, func, memref, scf
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, IndexType, MemRefType
-from xdsl.ir import Block, Operation, Region
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, IndexType, MemRefType, StringAttr
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 from xdsl.ir.affine.affine_expr import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr
 
+from vichls.passes.partition_arrays import requested_partitions
+from vichls.signature import NAME_ATTR
 from vichls.passes.loop_utils import (
     ConstantBounds,
     body_ops,
@@ -67,14 +71,7 @@ _LOOPS = (affine.ForOp, scf.ForOp, scf.WhileOp)
 
 
 def _arrays(ops: list[Operation]) -> set:
-    found = set()
-    for op in ops:
-        for inner in op.walk():
-            if isinstance(inner, (affine.LoadOp, affine.StoreOp, memref.LoadOp, memref.StoreOp)):
-                mtype = inner.memref.type
-                if isinstance(mtype, MemRefType) and mtype.get_shape():
-                    found.add(inner.memref)
-    return found
+    return {access.memref for access in _accesses(ops)}
 
 
 def _accesses(ops: list[Operation], array=None) -> list[Operation]:
@@ -145,6 +142,57 @@ def _only_repeating_accesses(ops: list[Operation]) -> bool:
     pipeline between outer iterations hid: flattened, it would hold the II up."""
     written = {a.memref for a in _accesses(ops) if isinstance(a, (affine.StoreOp, memref.StoreOp))}
     return all(_elements(array, ops, always=True) is not None for array in written)
+
+
+def _memory_name(memory: SSAValue) -> str | None:
+    owner = memory.owner
+    if isinstance(owner, Block):
+        function = owner.parent_op()
+        attrs = function.arg_attrs.data[memory.index].data if function.arg_attrs else {}
+        name = attrs.get(NAME_ATTR)
+    else:
+        name = owner.attributes.get(NAME_ATTR)
+    return name.data if isinstance(name, StringAttr) else None
+
+
+def _hoisting_lost(outer: affine.ForOp, inner: affine.ForOp, registers: set) -> bool:
+    """Whether flattening would make the pipeline read, in every iteration, array elements
+    that the inner loop reads at indices it does not move (``tmp[i][k]`` of an unrolled
+    ``k``, read again for every ``j``), more than one of them from one bank (the partition
+    requests on the function say which): left as a loop, its invariant loads are hoisted
+    out of it (passes/hoist_loop_invariants); flat, they would hold the II up (2mm).
+    Elements kept in ``registers`` (promoted arrays) do not count."""
+    function = outer
+    while not isinstance(function, func.FuncOp):
+        function = function.parent_op()
+    requests = requested_partitions(function)
+    counts: Counter = Counter()
+    seen = set()
+    for access in _accesses(body_ops(inner)):
+        if not isinstance(access, affine.LoadOp) or access.memref in registers or any(
+                defined_inside(v, inner) for v in access.indices):
+            continue
+        key = (access.memref, _index_key(access))
+        if key in seen:
+            continue  # (copies of one load, made by unrolling: one read once numbered)
+        seen.add(key)
+        bank: object = 0
+        request = requests.get(_memory_name(access.memref))
+        if request is not None:
+            kind, dim, factor = request
+            results = access.map.data.results
+            if 1 <= dim <= len(results) and isinstance(results[dim - 1], AffineConstantExpr):
+                c = results[dim - 1].value
+                size = access.memref.type.get_shape()[dim - 1]
+                bank = {"cyclic": c % (factor or size), "complete": c}.get(
+                    kind, c // -(-size // (factor or size)))
+            else:
+                bank = "any"
+        counts[(access.memref, bank)] += 1
+    for (memory, bank), n in counts.items():
+        if n + (counts[(memory, "any")] if bank != "any" else 0) > 1:
+            return True
+    return False
 
 
 def _promotable(array, ops: list[Operation], inner: affine.ForOp) -> list | None:
@@ -345,7 +393,7 @@ def flatten_guarded(outer: affine.ForOp, inner: affine.ForOp) -> affine.ForOp | 
                if isinstance(a, (affine.StoreOp, memref.StoreOp))}
     promoted = {array: keys for array in shared | written
                 if (keys := _promotable(array, ops, inner)) is not None}
-    if shared - set(promoted):
+    if shared - set(promoted) or _hoisting_lost(outer, inner, set(promoted)):
         return None
     # the first values of the registers load an element that the outer iteration accesses
     # anyway (_promotable), so loading it in every iteration of the flat loop stays in

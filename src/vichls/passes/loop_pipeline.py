@@ -10,7 +10,8 @@ What: ``pipeline_loop(loop, ii)`` fully unrolls each ``affine.for`` nested in ``
 ``affine.for``, or an ``scf.for`` whose bounds are not constants), innermost first; then,
 as Vitis HLS flattens a pipelined loop into a perfect or semi-perfect nest around it,
 flattens it into the loops around it while passes/loop_flatten_guarded can (constant
-bounds, only straight-line code beside it); and sets ``vichls.pipeline = ii`` (the
+bounds, only straight-line code beside it; a loop around it that holds other inner loops
+too is first split by passes/loop_distribute where that keeps the results); and sets ``vichls.pipeline = ii`` (the
 initiation interval asked for) on the resulting loop, which it returns. The attribute
 survives lowering (passes/lower_affine_fpga keeps loop attributes).
 
@@ -25,6 +26,7 @@ from xdsl.dialects import affine, scf
 from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.ir import Operation
 
+from vichls.passes.loop_distribute import distribute
 from vichls.passes.loop_flatten_guarded import flatten_guarded
 from vichls.passes.loop_unroll import unroll_loop
 from vichls.passes.loop_utils import LoopTransformError, constant_bounds, loop_display_name
@@ -57,9 +59,12 @@ def pipeline_loop(loop: Operation, ii: int) -> Operation:
             raise LoopTransformError(
                 f"fully unrolling its inner loops gives more than {MAX_UNROLLED_OPS} "
                 "operations per iteration; pipeline an inner loop instead")
-    # a semi-perfect nest around the loop becomes one flat pipelined loop, level by level
+    # a semi-perfect nest around the loop becomes one flat pipelined loop, level by level;
+    # a loop around it with other inner loops is first split into one loop per inner loop
     while isinstance(loop, affine.ForOp) and isinstance(loop.parent_op(), affine.ForOp):
         flat = flatten_guarded(loop.parent_op(), loop)
+        if flat is None and distribute(loop.parent_op(), loop) is not None:
+            flat = flatten_guarded(loop.parent_op(), loop)
         if flat is None:
             break
         loop = flat

@@ -648,6 +648,19 @@ def request_partitions(module: ModuleOp, requests: list[tuple[str, str, int, int
     top_function(module).attributes[REQUESTS_ATTR] = ArrayAttr(entries)
 
 
+def requested_partitions(function: func.FuncOp) -> dict[str, tuple[str, int, int | None]]:
+    """{array name: (kind, dim, factor)} of the requests recorded on ``function`` (the top
+    function; the loop directives run before the back end applies them)."""
+    if REQUESTS_ATTR not in function.attributes:
+        return {}
+    out = {}
+    for entry in function.attributes[REQUESTS_ATTR].data:
+        d = entry.data
+        factor = d["factor"].value.data
+        out[d["array"].data] = (d["kind"].data, d["dim"].value.data, factor or None)
+    return out
+
+
 def apply_requested_partitions(module: ModuleOp) -> None:
     """Apply (and remove) the partition requests recorded on the top function."""
     top = top_function(module)
