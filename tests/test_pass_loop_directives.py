@@ -70,9 +70,11 @@ def test_paths_after_an_interchange_name_the_moved_loops():
     m = s.module()
     assert _uppers(m) == [4, 5, 6] and affine_loops(m)[2].step.value.data == 3
     assert_cpu_agrees(matmul, m)
-    m = vichls.customize(matmul).reorder("i/k/j", "i/k").pipeline("i/j").module()
-    # the k loop unrolled into the pipelined j loop; A[i][0..k] (one bank) stay hoisted out
-    # of it rather than read in every iteration of a loop flattened into i
+    m = vichls.customize(matmul).reorder("i/k/j", "i/k").pipeline("i/j").partition(
+        "B", dim=1, factor=6).module()
+    # the k loop unrolled into the pipelined j loop, which reads one element per bank of B;
+    # A[i][0..k] (one bank) stay hoisted out of it rather than read in every iteration of
+    # a loop flattened into i (they would hold its II at 3)
     outer, loop = affine_loops(m)
     assert "vichls.pipeline" in loop.attributes and loop.parent_op() is outer
     assert_cpu_agrees(matmul, m)

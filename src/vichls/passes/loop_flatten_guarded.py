@@ -158,41 +158,55 @@ def _memory_name(memory: SSAValue) -> str | None:
 def _hoisting_lost(outer: affine.ForOp, inner: affine.ForOp, registers: set) -> bool:
     """Whether flattening would make the pipeline read, in every iteration, array elements
     that the inner loop reads at indices it does not move (``tmp[i][k]`` of an unrolled
-    ``k``, read again for every ``j``), more than one of them from one bank (the partition
-    requests on the function say which): left as a loop, its invariant loads are hoisted
-    out of it (passes/hoist_loop_invariants); flat, they would hold the II up (2mm).
-    Elements kept in ``registers`` (promoted arrays) do not count."""
+    ``k``, read again for every ``j``), so many from one bank (the partition requests on
+    the function say which) that the II they allow falls below the one the inner loop's
+    own accesses allow: left as a loop, its invariant loads are hoisted out of it
+    (passes/hoist_loop_invariants); flat, they would hold the II up (2mm). Elements kept in
+    ``registers`` (promoted arrays) do not count."""
     function = outer
     while not isinstance(function, func.FuncOp):
         function = function.parent_op()
     requests = requested_partitions(function)
-    counts: Counter = Counter()
+    moving: Counter = Counter()  # (memory, bank) -> accesses the loop makes anyway
+    still: Counter = Counter()  # (memory, bank) -> invariant loads flattening adds
     seen = set()
     for access in _accesses(body_ops(inner)):
-        if not isinstance(access, affine.LoadOp) or access.memref in registers or any(
-                defined_inside(v, inner) for v in access.indices):
+        if access.memref in registers:
             continue
-        key = (access.memref, _index_key(access))
+        invariant = isinstance(access, affine.LoadOp) and not any(
+            defined_inside(v, inner) for v in access.indices)
+        key = (access.memref, _index_key(access), type(access))
         if key in seen:
-            continue  # (copies of one load, made by unrolling: one read once numbered)
+            continue  # (copies of one access, made by unrolling: one, once numbered)
         seen.add(key)
-        bank: object = 0
-        request = requests.get(_memory_name(access.memref))
-        if request is not None:
-            kind, dim, factor = request
-            results = access.map.data.results
-            if 1 <= dim <= len(results) and isinstance(results[dim - 1], AffineConstantExpr):
-                c = results[dim - 1].value
-                size = access.memref.type.get_shape()[dim - 1]
-                bank = {"cyclic": c % (factor or size), "complete": c}.get(
-                    kind, c // -(-size // (factor or size)))
-            else:
-                bank = "any"
-        counts[(access.memref, bank)] += 1
-    for (memory, bank), n in counts.items():
-        if n + (counts[(memory, "any")] if bank != "any" else 0) > 1:
-            return True
-    return False
+        (still if invariant else moving)[(access.memref, _bank(access, requests))] += 1
+
+    def slots(counts: Counter, memory, bank) -> int:
+        return counts[(memory, bank)] + (counts[(memory, "any")] if bank != "any" else 0)
+
+    def ii(*tables: Counter) -> int:
+        keys = {k for table in tables for k in table}
+        return max((-(-sum(slots(t, m, b) for t in tables) // 2) for m, b in keys), default=1)
+
+    return bool(still) and ii(moving, still) > max(1, ii(moving))
+
+
+def _bank(access: Operation, requests: dict) -> object:
+    """The bank of the partition request that ``access`` reaches when its index in the
+    partitioned dimension is a constant; "any" when it is not; 0 without a request."""
+    if not isinstance(access, (affine.LoadOp, affine.StoreOp)):
+        return "any" if _memory_name(access.memref) in requests else 0
+    request = requests.get(_memory_name(access.memref))
+    if request is None:
+        return 0
+    kind, dim, factor = request
+    results = access.map.data.results
+    if not 1 <= dim <= len(results) or not isinstance(results[dim - 1], AffineConstantExpr):
+        return "any"
+    c = results[dim - 1].value
+    size = access.memref.type.get_shape()[dim - 1]
+    factor = factor or size
+    return {"cyclic": c % factor, "complete": c}.get(kind, c // -(-size // factor))
 
 
 def _promotable(array, ops: list[Operation], inner: affine.ForOp) -> list | None:
