@@ -155,14 +155,17 @@ def _memory_name(memory: SSAValue) -> str | None:
     return name.data if isinstance(name, StringAttr) else None
 
 
-def _hoisting_lost(outer: affine.ForOp, inner: affine.ForOp, registers: set) -> bool:
+def _hoisting_lost(outer: affine.ForOp, inner: affine.ForOp, registers: dict,
+                   ops: list[Operation]) -> bool:
     """Whether flattening would make the pipeline read, in every iteration, array elements
     that the inner loop reads at indices it does not move (``tmp[i][k]`` of an unrolled
     ``k``, read again for every ``j``), so many from one bank (the partition requests on
     the function say which) that the II they allow falls below the one the inner loop's
     own accesses allow: left as a loop, its invariant loads are hoisted out of it
     (passes/hoist_loop_invariants); flat, they would hold the II up (2mm). Elements kept in
-    ``registers`` (promoted arrays) do not count."""
+    registers (``registers``: array -> index keys) count as the read and the write at the
+    ends of a row, which take their bank's ports in every iteration (a row of six
+    ``C[i][j]`` in one memory would hold the II at 6)."""
     function = outer
     while not isinstance(function, func.FuncOp):
         function = function.parent_op()
@@ -180,6 +183,11 @@ def _hoisting_lost(outer: affine.ForOp, inner: affine.ForOp, registers: set) -> 
             continue  # (copies of one access, made by unrolling: one, once numbered)
         seen.add(key)
         (still if invariant else moving)[(access.memref, _bank(access, requests))] += 1
+    for array, keys in registers.items():
+        accesses = _accesses(ops, array)
+        for key in keys:
+            first = next(a for a in accesses if _index_key(a) == key)
+            still[(array, _bank(first, requests))] += 2
 
     def slots(counts: Counter, memory, bank) -> int:
         return counts[(memory, bank)] + (counts[(memory, "any")] if bank != "any" else 0)
@@ -407,7 +415,7 @@ def flatten_guarded(outer: affine.ForOp, inner: affine.ForOp) -> affine.ForOp | 
                if isinstance(a, (affine.StoreOp, memref.StoreOp))}
     promoted = {array: keys for array in shared | written
                 if (keys := _promotable(array, ops, inner)) is not None}
-    if shared - set(promoted) or _hoisting_lost(outer, inner, set(promoted)):
+    if shared - set(promoted) or _hoisting_lost(outer, inner, promoted, ops):
         return None
     # the first values of the registers load an element that the outer iteration accesses
     # anyway (_promotable), so loading it in every iteration of the flat loop stays in
