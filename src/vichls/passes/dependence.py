@@ -138,8 +138,10 @@ class _Analysis:
                     factor = y.get("k", 0)
                     return {key: c * factor for key, c in x.items()}
             return None
-        division = floor_division_of(value) or _mask_or_remainder(value)
-        if division is not None:
+        division = _division(value)
+        if division is not None and not isinstance(
+                owner, (arith.ShRUIOp, arith.DivUIOp, arith.FloorDivSIOp)):
+            # remainders and magic quotients (plain quotient ops: the rule further down)
             kind, dividend, divisor = division
             form = self.linear(dividend)
             if kind == "remainder" and form is not None and \
@@ -189,17 +191,27 @@ class _Analysis:
         return LinearIndex(form.get("n", 0), form.get("k", 0), symbols)
 
 
-def _mask_or_remainder(value: SSAValue) -> tuple[str, SSAValue, int] | None:
-    """("remainder", x, N) for ``x & (N - 1)`` (N a power of two) or ``x % N`` unsigned."""
+def _division(value: SSAValue) -> tuple[str, SSAValue, int] | None:
+    """("quotient" | "remainder", x, N) when ``value`` is ``x // N`` or ``x % N`` by a
+    constant: a shift, a mask (N a power of two), an unsigned or floor division, an
+    unsigned remainder, or a magic product of passes/div_by_constant."""
+    division = floor_division_of(value)
+    if division is not None:
+        return division
     owner = value.owner
-    if not isinstance(owner, (arith.AndIOp, arith.RemUIOp)) or \
+    if not isinstance(owner, Operation) or len(owner.operands) != 2 or \
             not isinstance(owner.operands[1].owner, arith.ConstantOp):
         return None
     c = owner.operands[1].owner.value.value.data
+    x = owner.operands[0]
+    if isinstance(owner, arith.ShRUIOp) and 0 <= c < 63:
+        return "quotient", x, 1 << c
+    if isinstance(owner, (arith.DivUIOp, arith.FloorDivSIOp)) and c > 0:
+        return "quotient", x, c
     if isinstance(owner, arith.AndIOp) and c > 0 and c & (c + 1) == 0:
-        return "remainder", owner.operands[0], c + 1
+        return "remainder", x, c + 1
     if isinstance(owner, arith.RemUIOp) and c > 0:
-        return "remainder", owner.operands[0], c
+        return "remainder", x, c
     return None
 
 
@@ -252,23 +264,7 @@ class LoopDependences:
             return True
         split: dict = {}
         for v in indices:
-            owner = v.owner
-            if not isinstance(owner, Operation) or len(owner.operands) != 2:
-                continue
-            k = owner.operands[1].owner
-            if not isinstance(k, arith.ConstantOp):
-                continue
-            c = k.value.value.data
-            if isinstance(owner, arith.ShRUIOp) and 0 <= c < 63:
-                split.setdefault(owner.operands[0], set()).add(("quotient", 1 << c))
-            elif isinstance(owner, (arith.DivUIOp, arith.FloorDivSIOp)) and c > 0:
-                split.setdefault(owner.operands[0], set()).add(("quotient", c))
-            elif isinstance(owner, arith.AndIOp) and c > 0 and c & (c + 1) == 0:
-                split.setdefault(owner.operands[0], set()).add(("remainder", c + 1))
-            elif isinstance(owner, arith.RemUIOp) and c > 0:
-                split.setdefault(owner.operands[0], set()).add(("remainder", c))
-        for v in indices:  # the magic-product forms (passes/div_by_constant.py)
-            division = floor_division_of(v)
+            division = _division(v)
             if division is not None:
                 kind, dividend, divisor = division
                 split.setdefault(dividend, set()).add((kind, divisor))
@@ -284,26 +280,12 @@ class LoopDependences:
         """("quotient" | "remainder", N) when ``value`` is ``t // N`` or ``t % N`` of
         the loop's own iteration count ``t`` (a flattened nest's outer and inner
         variables), as a shift, a mask, a division or a magic product."""
-        division = floor_division_of(value)
+        division = _division(value)
         while division is None and isinstance(value.owner, arith.IndexCastOp):
             value = value.owner.input
-            division = floor_division_of(value)
+            division = _division(value)
         if division is None:
-            owner = value.owner
-            if not isinstance(owner, Operation) or len(owner.operands) != 2 or \
-                    not isinstance(owner.operands[1].owner, arith.ConstantOp):
-                return None
-            c = owner.operands[1].owner.value.value.data
-            if isinstance(owner, arith.ShRUIOp) and 0 <= c < 63:
-                division = ("quotient", owner.operands[0], 1 << c)
-            elif isinstance(owner, (arith.DivUIOp, arith.FloorDivSIOp)) and c > 0:
-                division = ("quotient", owner.operands[0], c)
-            elif isinstance(owner, arith.AndIOp) and c > 0 and c & (c + 1) == 0:
-                division = ("remainder", owner.operands[0], c + 1)
-            elif isinstance(owner, arith.RemUIOp) and c > 0:
-                division = ("remainder", owner.operands[0], c)
-            else:
-                return None
+            return None
         kind, dividend, divisor = division
         form = self.analysis.linear(dividend)
         if form is None or {key: c for key, c in form.items() if c} != {"n": 1}:
