@@ -1,4 +1,5 @@
-"""Store-to-load forwarding of 0-d memrefs (kernel locals) inside one straight-line block.
+"""Store-to-load forwarding of 0-d memrefs (kernel locals) inside straight-line code
+(one block, and the branches of the ifs in it).
 
 Why: the front end keeps every mutable local in a 0-d ``memref.alloca`` and reads it back
 with ``memref.load``. Inside one block, a load that follows a store of the same 0-d memref
@@ -7,12 +8,14 @@ the schedule. Likewise a store that a later store of the same 0-d memref overwri
 no load in between, is dead (``acc: int32 = 0`` right after the declaration's own
 initialisation) and would cost a cycle of its own. Assumes docs/ir.md: 0-d memrefs are only accessed by ``memref.load`` and
 ``memref.store`` (never passed whole to a call once calls are inlined). Any op with regions
-(a loop or an if) may store inside, so it ends what is known.
+(a loop) may store inside, so it ends what is known. An ``scf.if`` does not: the values
+known before it are known inside its branches (which forward among their own ops the same
+way), and after it for every 0-d memref neither branch stores.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects import memref
+from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block
 
@@ -23,15 +26,30 @@ def _is_scalar_memref(value) -> bool:
 
 def forward_scalar_stores(module: ModuleOp) -> None:
     for op in list(module.walk()):
+        if isinstance(op, scf.IfOp):
+            continue  # forwarded into from the block around it
         for region in op.regions:
             for block in region.blocks:
-                _forward_in_block(block)
+                _forward_in_block(block, {})
 
 
-def _forward_in_block(block: Block) -> None:
-    known = {}  # 0-d memref value -> last value stored to it in this block
+def _forward_in_block(block: Block, known: dict) -> None:
+    """``known``: 0-d memref -> the value it holds on entry (from the blocks around)."""
+    known = dict(known)  # 0-d memref value -> last value stored to it
     unread_store = {}  # 0-d memref value -> its last store, if nothing read it since
     for op in list(block.ops):
+        if isinstance(op, scf.IfOp):
+            for region in op.regions:
+                for inner in region.blocks:
+                    _forward_in_block(inner, known)
+            accessed = {inner.memref for inner in op.walk()
+                        if isinstance(inner, (memref.LoadOp, memref.StoreOp))}
+            stored = {inner.memref for inner in op.walk() if isinstance(inner, memref.StoreOp)}
+            for mem in accessed:
+                unread_store.pop(mem, None)
+            for mem in stored:
+                known.pop(mem, None)
+            continue
         if isinstance(op, memref.StoreOp) and _is_scalar_memref(op.memref):
             known[op.memref] = op.value
             dead = unread_store.get(op.memref)

@@ -18,17 +18,31 @@ each 0-d store ``r = v`` becomes ``r = cond ? v : r`` (``!cond`` in the else reg
 front of it; array stores stay under the condition, in their order. An if holding an
 array load is left as it is (the load must stay predicated to keep its address in range).
 
+The condition code of a ``while`` loop outside pipelines (its ``before`` region) is
+converted the same way, and there an if may also hold array loads that cannot leave their
+memory's range: a memory of 2^n words has an n-bit address, so any index names one of its
+words, and an index whose value range (passes/value_ranges) lies inside its dimension, a
+loop counter over the array, names one too. The load then runs speculatively; its value
+is used only where the condition holds.
+That is the short-circuit ``while k > 0 and p[k] != t[i]`` (the front end gives ``and`` a
+flag register written under ``if k > 0``): converted, the condition is one expression
+the loop tests in the cycle its loads return, instead of a flag written and read back a
+cycle later.
+
 Assumes the IR after lower-affine (scf/arith/memref only).
 """
 
 from __future__ import annotations
 
+from math import prod
+
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation
 
 from vichls.passes.loop_pipeline import pipeline_ii
 from vichls.passes.schedule import is_scalar_memref
+from vichls.passes.value_ranges import ValueRanges
 
 
 def if_convert_scalars(module: ModuleOp) -> None:
@@ -37,11 +51,35 @@ def if_convert_scalars(module: ModuleOp) -> None:
             continue
         ifs = [op for op in loop.body.walk() if isinstance(op, scf.IfOp)]
         for branch in reversed(ifs):  # innermost first
-            if _convertible(branch):
+            if _convertible(branch, speculate_loads=False):
                 _convert(branch)
+    for loop in [op for op in module.walk() if isinstance(op, scf.WhileOp)]:
+        if _in_pipeline(loop):
+            continue  # the pipelined body's own rule above applies
+        ifs = [op for op in loop.before_region.walk() if isinstance(op, scf.IfOp)]
+        for branch in reversed(ifs):
+            if _convertible(branch, speculate_loads=True):
+                _convert(branch)
+    for branch in reversed([op for op in module.walk() if isinstance(op, scf.IfOp)]):
+        if not _in_pipeline(branch) and _scalar_only(branch) and _read_back(branch):
+            _convert(branch)
 
 
-def _convertible(branch: scf.IfOp) -> bool:
+def _scalar_only(branch: scf.IfOp) -> bool:
+    if branch.results:
+        return False
+    for region in (branch.true_region, branch.false_region):
+        for block in region.blocks:
+            for op in block.ops:
+                if isinstance(op, scf.YieldOp) or op.dialect_name() == "arith":
+                    continue
+                if isinstance(op, (memref.LoadOp, memref.StoreOp)) and is_scalar_memref(op.memref):
+                    continue
+                return False
+    return True
+
+
+def _convertible(branch: scf.IfOp, speculate_loads: bool) -> bool:
     if branch.results:
         return False
     for region in (branch.true_region, branch.false_region):
@@ -51,12 +89,56 @@ def _convertible(branch: scf.IfOp) -> bool:
                     continue
                 if isinstance(op, memref.LoadOp) and is_scalar_memref(op.memref):
                     continue
-                if isinstance(op, memref.StoreOp):
+                if (isinstance(op, memref.LoadOp) and speculate_loads
+                        and _address_in_range(op)):
                     continue
-                if isinstance(op, scf.IfOp) and _convertible(op):
+                if isinstance(op, memref.StoreOp) and (
+                        not speculate_loads or is_scalar_memref(op.memref)):
+                    continue  # (array stores stay guarded; in a condition, none at all)
+                if isinstance(op, scf.IfOp) and _convertible(op, speculate_loads):
                     continue  # converted already, or will stay guarded as a whole
                 return False
     return True
+
+
+def _read_back(branch: scf.IfOp) -> bool:
+    """Whether the code after ``branch`` in its block reads a register the branch writes
+    (then the select forwards into that read, passes/forward_scalar_stores)."""
+    written = {op.memref for op in branch.walk() if isinstance(op, memref.StoreOp)}
+    after = branch.next_op
+    while after is not None:
+        for op in after.walk():
+            if isinstance(op, memref.LoadOp) and op.memref in written:
+                return True
+        after = after.next_op
+    return False
+
+
+def _address_in_range(load: memref.LoadOp) -> bool:
+    """Whether ``load`` reads a word of its memory whatever the condition around it: a
+    memory of 2^n words (its n-bit address names a word whatever the index), or indices
+    whose value ranges lie inside the dimensions (a loop counter over the array)."""
+    if not isinstance(load.memref.type, MemRefType):
+        return False
+    shape = load.memref.type.get_shape()
+    words = prod(shape)
+    if words > 0 and words & (words - 1) == 0:
+        return True
+    ranges = ValueRanges()
+    for index, size in zip(load.indices, shape):
+        lo, hi = ranges.of(index)
+        if lo < 0 or hi >= size:
+            return False
+    return True
+
+
+def _in_pipeline(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, scf.ForOp) and pipeline_ii(parent) is not None:
+            return True
+        parent = parent.parent_op()
+    return False
 
 
 def _convert(branch: scf.IfOp) -> None:
