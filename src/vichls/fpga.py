@@ -58,6 +58,7 @@ from vichls.verilog_printer import emit_verilog
 from vichls.passes.div_by_constant import div_by_constant
 from vichls.passes.forward_array_stores import forward_array_stores
 from vichls.passes.forward_scalar_stores import forward_scalar_stores
+from vichls.passes.forward_while_exit_loads import forward_while_exit_loads
 from vichls.passes.hoist_loop_invariants import hoist_loop_invariants
 from vichls.passes.if_convert_scalars import if_convert_scalars
 from vichls.passes.inline_calls import InlineError, inline_calls
@@ -182,6 +183,7 @@ def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, Kern
     # body's array reads that rotation turns into register reads
     scalar_replacement(module)
     forward_scalar_stores(module)  # the register accesses scalar replacement made
+    forward_while_exit_loads(module)  # before rotation: a forwarded load needs no prefetch
     rotate_loads(module)
     # after numbering (one SSA dividend shares one quotient), before reassociate and the
     # last numbering/dead-op sweep (which merge the sign logic of divisions of one value)
