@@ -5,7 +5,8 @@ forwarding into branches that uses it (passes/forward_scalar_stores.py).
   array loads speculated only where every address is in range; elsewhere only when the
   code after the if reads the register back), and which stay;
 - end to end: short-circuit ``while`` conditions and conditional updates read back, the
-  KMP shape with pow2 and other pattern lengths, simulate Python = CPU = RTL, and the
+  KMP shape with pow2 and other pattern lengths, elements read again after the loop,
+  simulate Python = CPU = RTL, and the
   matcher's loop takes fewer cycles per character than before the conversion (with
   passes/forward_while_exit_loads, which these kernels exercise end to end too).
 """
@@ -229,6 +230,21 @@ def first_fit(sizes: int32[8], free: int32[16], take: int32[8]) -> int32:
     return placed
 
 
+@kernel
+def sorted_runs(a: int32[4, 8], out: int32[8]) -> int32:
+    """Reads after a ``while`` of elements its condition read (a 2-d one, speculated past
+    the row), before and after a store to them."""
+    total: int32 = 0
+    for r in range(4):
+        c: int32 = 0
+        while c < 7 and a[r][c] <= a[r][c + 1]:
+            c += 1
+        out[c] += a[r][c] * 3
+        a[r][c] = total - r
+        total += a[r][c] + out[c]
+    return total
+
+
 def _kmp_calls(length: int):
     calls = []
     for seed, letters in ((1, 2), (2, 3), (3, 4)):
@@ -251,11 +267,15 @@ def _fit_calls():
 
 @pytest.fixture(scope="module")
 def outcomes():
+    rng = np.random.default_rng(7)
+    runs = [(np.sort(rng.integers(-50, 50, size=(4, 8)), axis=1).astype(np.int32)
+             if k == 0 else rng.integers(-4, 4, size=(4, 8)).astype(np.int32),
+             np.zeros(8, np.int32)) for k in range(3)]
     return run_batch([("kmp4", kmp4, _kmp_calls(4)), ("kmp5", kmp5, _kmp_calls(5)),
-                      ("first_fit", first_fit, _fit_calls())])
+                      ("first_fit", first_fit, _fit_calls()), ("sorted_runs", sorted_runs, runs)])
 
 
-@pytest.mark.parametrize("name", ["kmp4", "kmp5", "first_fit"])
+@pytest.mark.parametrize("name", ["kmp4", "kmp5", "first_fit", "sorted_runs"])
 def test_python_equals_cpu_equals_rtl(outcomes, name):
     assert_outcome(outcomes[name])
 

@@ -520,8 +520,10 @@ class _Generator:
             return self.filler(s, indent)
         counter = self.fresh("w")
         cond = f"{counter} < {bound}"
+        extra = None
         if self.rng.random() < 0.5:
-            cond += f" and {self.cond(s, 1)}"
+            extra = self.cond(s, 1)
+            cond += f" and {extra}"
         body = s.child()
         body.in_loop = True
         body.work = s.work * bound
@@ -531,7 +533,12 @@ class _Generator:
                 outer.inner = False  # not a candidate for pipelining: it holds a loop
         body.enclosing.append(None)  # a break in the body leaves the while loop
         lines = [f"{pad}{counter}: int32 = 0", f"{pad}while {cond}:", f"{pad}    {counter} += 1"]
-        return lines + self.block(body, indent + 1, self.rng.randint(1, 3))
+        lines += self.block(body, indent + 1, self.rng.randint(1, 3))
+        if extra is not None and self.rng.random() < 0.4:
+            # the condition's reads again right after the loop (which the FPGA back end
+            # may serve from registers the condition wrote: passes/forward_while_exit_loads)
+            lines += [f"{pad}if {extra}:"] + self.block(s.child(), indent + 1, 1)
+        return lines
 
     # -- kernels -----------------------------------------------------------------------------
     def array_type(self) -> ArrayType:

@@ -25,7 +25,7 @@ nothing around it).
 from __future__ import annotations
 
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -46,18 +46,20 @@ def _forward(loop: scf.WhileOp) -> None:
     for op in condition_code.ops:
         if (isinstance(op, memref.LoadOp) and not is_scalar_memref(op.memref)
                 and op.memref not in written):
-            key = _load_key(op, loop, written)
+            key = _load_key(op, loop, written, set(condition_code.ops))
             if key is not None:
                 candidates.setdefault(key, op)
     if not candidates:
         return
     registers: dict[tuple, SSAValue] = {}
     changed: set[SSAValue] = set()  # memories written since the loop left
+    since_exit: set[Operation] = set()  # (values from before the loop are the same ones)
     after = loop.next_op
     while after is not None and not _foreign(after):
         following = after.next_op
+        since_exit.add(after)
         if isinstance(after, memref.LoadOp) and not is_scalar_memref(after.memref):
-            key = _load_key(after, None, changed)
+            key = _load_key(after, None, changed, since_exit)
             if key is not None and key in candidates and after.memref not in changed:
                 source = candidates[key]
                 if key not in registers:
@@ -84,23 +86,26 @@ def _exit_register(source: memref.LoadOp, loop: scf.WhileOp) -> SSAValue:
     return register.memref
 
 
-def _load_key(load: memref.LoadOp, loop: scf.WhileOp | None, excluded: set) -> tuple | None:
-    """The memory and index expressions of ``load``, or None when an index reads a register
-    in ``excluded`` or anything but constants, pure arithmetic, register reads and (for
-    a load in the condition code of ``loop``) values from outside the loop."""
+def _load_key(load: memref.LoadOp, loop: scf.WhileOp | None, excluded: set,
+              code: set[Operation]) -> tuple | None:
+    """The memory and index expressions of ``load`` through the ops of ``code``, or None
+    when an index reads a register in ``excluded`` or anything but constants, pure
+    arithmetic, register reads and (for a load in the condition code of ``loop``) values
+    from outside the loop. A value from outside ``code`` is a leaf: the same SSA value
+    in the condition and after the loop."""
     indices = []
     for index in load.indices:
-        key = _expression_key(index, loop, excluded, load.parent_block())
+        key = _expression_key(index, loop, excluded, code)
         if key is None:
             return None
         indices.append(key)
     return (load.memref, tuple(indices))
 
 
-def _expression_key(value: SSAValue, loop: scf.WhileOp | None, excluded: set, block: Block
-                    ) -> tuple | None:
+def _expression_key(value: SSAValue, loop: scf.WhileOp | None, excluded: set,
+                    code: set[Operation]) -> tuple | None:
     op = value.owner
-    if not isinstance(op, Operation) or op.parent_block() is not block:
+    if not isinstance(op, Operation) or op not in code:
         # a value from around the code: for a condition-code load, it must come from
         # outside the loop; after the loop, every outside value is the same one
         if loop is not None and _inside(value, loop):
@@ -116,7 +121,7 @@ def _expression_key(value: SSAValue, loop: scf.WhileOp | None, excluded: set, bl
         return None
     operands = []
     for operand in op.operands:
-        key = _expression_key(operand, loop, excluded, block)
+        key = _expression_key(operand, loop, excluded, code)
         if key is None:
             return None
         operands.append(key)
