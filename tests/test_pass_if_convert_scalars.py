@@ -85,6 +85,49 @@ def test_while_condition_speculates_loads_of_pow2_memories_only():
     assert both.operands[0] is select.result
 
 
+def test_one_word_memories_and_dividers_stay_guarded_in_a_condition():
+    m = parse("""
+    builtin.module {
+      func.func @f(%one: memref<1xi8>, %p: memref<4xi32>, %t: i8, %d: i32) {
+        %k = memref.alloca() : memref<i32>
+        %flag = memref.alloca() : memref<i1>
+        %c0 = arith.constant 0 : i32
+        scf.while () : () -> () {
+          %v = memref.load %k[] : memref<i32>
+          %pos = arith.cmpi sgt, %v, %c0 : i32
+          memref.store %pos, %flag[] : memref<i1>
+          scf.if %pos {
+            %i = arith.index_cast %v : i32 to index
+            %x = memref.load %one[%i] : memref<1xi8>
+            %ne = arith.cmpi ne, %x, %t : i8
+            memref.store %ne, %flag[] : memref<i1>
+          }
+          scf.if %pos {
+            %i = arith.index_cast %v : i32 to index
+            %y = memref.load %p[%i] : memref<4xi32>
+            %q = arith.divsi %y, %d : i32
+            %ne = arith.cmpi ne, %q, %v : i32
+            memref.store %ne, %flag[] : memref<i1>
+          }
+          %f = memref.load %flag[] : memref<i1>
+          scf.condition(%f)
+        } do {
+          %v = memref.load %k[] : memref<i32>
+          %c1 = arith.constant 1 : i32
+          %w = arith.subi %v, %c1 : i32
+          memref.store %w, %k[] : memref<i32>
+          scf.yield
+        }
+        func.return
+      }
+    }""")
+    if_convert_scalars(m)
+    # a 1-word memory still has a 1-bit address (index 1 would leave it); a divider
+    # would run on every test of the condition
+    assert len(ops_named(m, "scf.if")) == 2
+    assert not ops_named(m, "arith.select")
+
+
 READ_BACK = """
 builtin.module {
   func.func @f(%a: memref<8xi32>, %n: i32) -> i32 {

@@ -1,5 +1,6 @@
-"""If-conversion of scalar code in pipelined loops: conditional register updates become
-unconditional selects.
+"""If-conversion of scalar code: conditional register updates become unconditional
+selects, in pipelined loops, in the conditions of while loops, and where the code after the
+update reads the register back.
 
 Why: in a pipelined iteration an ``scf.if`` is predicated, not branched (passes/
 modulo_schedule), but a conditional store to a 0-d memref (a scalar in a register) still
@@ -27,7 +28,15 @@ is used only where the condition holds.
 That is the short-circuit ``while k > 0 and p[k] != t[i]`` (the front end gives ``and`` a
 flag register written under ``if k > 0``): converted, the condition is one expression
 the loop tests in the cycle its loads return, instead of a flag written and read back a
-cycle later.
+cycle later. (An if holding a divider or a multiplier stays guarded there, and below:
+unconditional, it would cost its latency where the branch would not have run.)
+
+Elsewhere outside pipelines, an if whose regions hold only arith ops and 0-d loads and
+stores is converted when the code after it in its block reads a register it writes:
+``if p[m] == t[i]: m += 1`` followed by ``if m >= 4``. The select then forwards into
+that read (passes/forward_scalar_stores), where a predicated write would be read back a
+cycle later. An update nothing reads back in the block (``if c < best: best = c``) stays
+predicated: a select would only add a multiplexer.
 
 Assumes the IR after lower-affine (scf/arith/memref only).
 """
@@ -41,7 +50,8 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation
 
 from vichls.passes.loop_pipeline import pipeline_ii
-from vichls.passes.schedule import is_scalar_memref
+from vichls.passes.predicate_ifs import PREDICABLE_KINDS
+from vichls.passes.schedule import is_scalar_memref, op_cost, op_kind
 from vichls.passes.value_ranges import ValueRanges
 
 
@@ -71,12 +81,20 @@ def _scalar_only(branch: scf.IfOp) -> bool:
     for region in (branch.true_region, branch.false_region):
         for block in region.blocks:
             for op in block.ops:
-                if isinstance(op, scf.YieldOp) or op.dialect_name() == "arith":
+                if isinstance(op, scf.YieldOp) or (op.dialect_name() == "arith" and _cheap(op)):
                     continue
                 if isinstance(op, (memref.LoadOp, memref.StoreOp)) and is_scalar_memref(op.memref):
                     continue
                 return False
     return True
+
+
+def _cheap(op: Operation) -> bool:
+    """An arith op that costs no unit and at most a cycle (what passes/predicate_ifs
+    predicates): unconditional outside a pipeline, it adds no latency where the branch
+    would not have run."""
+    kind = op_kind(op)
+    return kind is None or (kind in PREDICABLE_KINDS and op_cost(op).latency <= 1)
 
 
 def _convertible(branch: scf.IfOp, speculate_loads: bool) -> bool:
@@ -85,6 +103,8 @@ def _convertible(branch: scf.IfOp, speculate_loads: bool) -> bool:
     for region in (branch.true_region, branch.false_region):
         for block in region.blocks:
             for op in block.ops:
+                if speculate_loads and op.dialect_name() == "arith" and not _cheap(op):
+                    return False  # a divider would run on every evaluation of the condition
                 if isinstance(op, scf.YieldOp) or op.dialect_name() == "arith":
                     continue
                 if isinstance(op, memref.LoadOp) and is_scalar_memref(op.memref):
@@ -122,7 +142,7 @@ def _address_in_range(load: memref.LoadOp) -> bool:
         return False
     shape = load.memref.type.get_shape()
     words = prod(shape)
-    if words > 0 and words & (words - 1) == 0:
+    if words >= 2 and words & (words - 1) == 0:  # (one word still has a 1-bit address)
         return True
     ranges = ValueRanges()
     for index, size in zip(load.indices, shape):
