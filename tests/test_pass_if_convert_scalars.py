@@ -13,12 +13,16 @@ forwarding into branches that uses it (passes/forward_scalar_stores.py).
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 from test_pass_prepare import ops_named, parse
 
 from e2e import assert_outcome, run_batch
-from vichls import int32, kernel, uint8
+from vichls import int32, kernel
+from vichls.frontend.kernel import load_source
 from vichls.passes.forward_scalar_stores import forward_scalar_stores
 from vichls.passes.if_convert_scalars import if_convert_scalars
 
@@ -210,50 +214,17 @@ def test_forwarding_into_branches_keeps_what_they_may_change():
     assert len(ops_named(m, "memref.store")) == 3
 
 
-@kernel
-def kmp4(pattern: uint8[4], text: uint8[48], next_prefix: int32[4]) -> int32:
-    k: int32 = 0
-    next_prefix[0] = 0
-    for q in range(1, 4):
-        while k > 0 and pattern[k] != pattern[q]:
-            k = next_prefix[k - 1]
-        if pattern[k] == pattern[q]:
-            k += 1
-        next_prefix[q] = k
-    matches: int32 = 0
-    matched: int32 = 0
-    for i in range(48):
-        while matched > 0 and pattern[matched] != text[i]:
-            matched = next_prefix[matched - 1]
-        if pattern[matched] == text[i]:
-            matched += 1
-        if matched >= 4:
-            matches += 1
-            matched = next_prefix[matched - 1]
-    return matches
+def _kmp(pattern: int, text: int):
+    """The suite's KMP kernel (benchmarks/machsuite/kmp.py) at other sizes."""
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "machsuite" / "kmp.py"
+    source, count = re.subn(r"^PATTERN, TEXT = .*$", f"PATTERN, TEXT = {pattern}, {text}",
+                            path.read_text(), flags=re.MULTILINE)
+    assert count == 1
+    return load_source(source, f"{path}[{pattern},{text}]")["kmp"]
 
 
-@kernel
-def kmp5(pattern: uint8[5], text: uint8[48], next_prefix: int32[5]) -> int32:
-    k: int32 = 0
-    next_prefix[0] = 0
-    for q in range(1, 5):
-        while k > 0 and pattern[k] != pattern[q]:
-            k = next_prefix[k - 1]
-        if pattern[k] == pattern[q]:
-            k += 1
-        next_prefix[q] = k
-    matches: int32 = 0
-    matched: int32 = 0
-    for i in range(48):
-        while matched > 0 and pattern[matched] != text[i]:
-            matched = next_prefix[matched - 1]
-        if pattern[matched] == text[i]:
-            matched += 1
-        if matched >= 5:
-            matches += 1
-            matched = next_prefix[matched - 1]
-    return matches
+kmp4 = _kmp(4, 48)  # pattern[matched] from a 4-word memory: speculated
+kmp5 = _kmp(5, 48)  # from 5 words: the read stays under `matched > 0`
 
 
 @kernel

@@ -29,13 +29,14 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from vichls.passes.loop_pipeline import pipeline_ii
+from vichls.passes.loop_pipeline import in_pipeline
+from vichls.passes.loop_utils import defined_inside
 from vichls.passes.schedule import is_scalar_memref
 
 
 def forward_while_exit_loads(module: ModuleOp) -> None:
     for loop in [op for op in module.walk() if isinstance(op, scf.WhileOp)]:
-        if not _in_pipeline(loop):
+        if not in_pipeline(loop):
             _forward(loop)
 
 
@@ -108,7 +109,7 @@ def _expression_key(value: SSAValue, loop: scf.WhileOp | None, excluded: set,
     if not isinstance(op, Operation) or op not in code:
         # a value from around the code: for a condition-code load, it must come from
         # outside the loop; after the loop, every outside value is the same one
-        if loop is not None and _inside(value, loop):
+        if loop is not None and defined_inside(value, loop):
             return None
         return ("value", value)
     if isinstance(op, memref.LoadOp):
@@ -130,16 +131,6 @@ def _expression_key(value: SSAValue, loop: scf.WhileOp | None, excluded: set,
     return (op.name, attributes, value.type, tuple(operands))
 
 
-def _inside(value: SSAValue, loop: scf.WhileOp) -> bool:
-    owner = value.owner
-    holder = owner if isinstance(owner, Operation) else owner.parent_op()
-    while holder is not None:
-        if holder is loop:
-            return True
-        holder = holder.parent_op()
-    return False
-
-
 def _written_memories(ops) -> set[SSAValue]:
     return {op.memref for op in ops if isinstance(op, memref.StoreOp)}
 
@@ -155,12 +146,3 @@ def _function_block(op: Operation) -> Block:
     while holder.parent_op() is not None and holder.parent_op().name != "func.func":
         holder = holder.parent_op()
     return holder.parent_block()
-
-
-def _in_pipeline(op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, scf.ForOp) and pipeline_ii(parent) is not None:
-            return True
-        parent = parent.parent_op()
-    return False

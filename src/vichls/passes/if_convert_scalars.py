@@ -49,7 +49,7 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation
 
-from vichls.passes.loop_pipeline import pipeline_ii
+from vichls.passes.loop_pipeline import in_pipeline, pipeline_ii
 from vichls.passes.predicate_ifs import PREDICABLE_KINDS
 from vichls.passes.schedule import is_scalar_memref, op_cost, op_kind
 from vichls.passes.value_ranges import ValueRanges
@@ -64,14 +64,14 @@ def if_convert_scalars(module: ModuleOp) -> None:
             if _convertible(branch, speculate_loads=False):
                 _convert(branch)
     for loop in [op for op in module.walk() if isinstance(op, scf.WhileOp)]:
-        if _in_pipeline(loop):
+        if in_pipeline(loop):
             continue  # the pipelined body's own rule above applies
         ifs = [op for op in loop.before_region.walk() if isinstance(op, scf.IfOp)]
         for branch in reversed(ifs):
             if _convertible(branch, speculate_loads=True):
                 _convert(branch)
     for branch in reversed([op for op in module.walk() if isinstance(op, scf.IfOp)]):
-        if not _in_pipeline(branch) and _scalar_only(branch) and _read_back(branch):
+        if not in_pipeline(branch) and _scalar_only(branch) and _read_back(branch):
             _convert(branch)
 
 
@@ -150,15 +150,6 @@ def _address_in_range(load: memref.LoadOp) -> bool:
         if lo < 0 or hi >= size:
             return False
     return True
-
-
-def _in_pipeline(op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, scf.ForOp) and pipeline_ii(parent) is not None:
-            return True
-        parent = parent.parent_op()
-    return False
 
 
 def _convert(branch: scf.IfOp) -> None:

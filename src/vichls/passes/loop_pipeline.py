@@ -76,3 +76,13 @@ def pipeline_ii(loop: Operation) -> int | None:
     """The initiation interval asked for ``loop``, or None when it is not pipelined."""
     attr = loop.attributes.get(PIPELINE_ATTR)
     return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
+def in_pipeline(op: Operation) -> bool:
+    """Whether ``op`` is nested in a pipelined ``scf.for``."""
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, scf.ForOp) and pipeline_ii(parent) is not None:
+            return True
+        parent = parent.parent_op()
+    return False

@@ -26,9 +26,8 @@ from __future__ import annotations
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
-from xdsl.ir import Operation
 
-from vichls.passes.loop_pipeline import pipeline_ii
+from vichls.passes.loop_pipeline import in_pipeline
 from vichls.passes.schedule import PREDICATED_ATTR, is_predicated, op_cost, op_kind
 
 #: operator kinds a predicated branch may hold
@@ -41,17 +40,8 @@ PREDICABLE_KINDS = frozenset({
 def predicate_ifs(module: ModuleOp) -> None:
     ifs = [op for op in module.walk() if isinstance(op, scf.IfOp)]
     for branch in reversed(ifs):  # innermost first: an outer if may hold predicated ones
-        if not _in_pipeline(branch) and _predicable(branch):
+        if not in_pipeline(branch) and _predicable(branch):
             branch.attributes[PREDICATED_ATTR] = UnitAttr()
-
-
-def _in_pipeline(op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, scf.ForOp) and pipeline_ii(parent) is not None:
-            return True  # its ifs are predicated by the modulo schedule already
-        parent = parent.parent_op()
-    return False
 
 
 def _predicable(branch: scf.IfOp) -> bool:
