@@ -26,44 +26,40 @@ from vichls.frontend.kernel import load_source
 from vichls.passes.forward_scalar_stores import forward_scalar_stores
 from vichls.passes.if_convert_scalars import if_convert_scalars
 
-WHILE_CONDITION = """
-builtin.module {
-  func.func @f(%p: memref<4xi8>, %q: memref<5xi8>, %t: i8) {
-    %k = memref.alloca() : memref<i32>
-    %flag = memref.alloca() : memref<i1>
-    %flag2 = memref.alloca() : memref<i1>
-    %c0 = arith.constant 0 : i32
-    scf.while () : () -> () {
-      %v = memref.load %k[] : memref<i32>
-      %pos = arith.cmpi sgt, %v, %c0 : i32
-      memref.store %pos, %flag[] : memref<i1>
-      scf.if %pos {
-        %i = arith.index_cast %v : i32 to index
-        %x = memref.load %p[%i] : memref<4xi8>
-        %ne = arith.cmpi ne, %x, %t : i8
-        memref.store %ne, %flag[] : memref<i1>
-      }
-      memref.store %pos, %flag2[] : memref<i1>
-      scf.if %pos {
-        %i = arith.index_cast %v : i32 to index
-        %y = memref.load %q[%i] : memref<5xi8>
-        %ne = arith.cmpi ne, %y, %t : i8
-        memref.store %ne, %flag2[] : memref<i1>
-      }
-      %f = memref.load %flag[] : memref<i1>
-      %g = memref.load %flag2[] : memref<i1>
-      %both = arith.andi %f, %g : i1
-      scf.condition(%both)
-    } do {
-      %v = memref.load %k[] : memref<i32>
-      %c1 = arith.constant 1 : i32
-      %w = arith.subi %v, %c1 : i32
-      memref.store %w, %k[] : memref<i32>
-      scf.yield
-    }
-    func.return
-  }
-}"""
+def _condition_loop(params: str, branches: list[str]) -> str:
+    """A ``while`` loop counting k down, whose condition is ``k > 0 and b`` for each
+    branch ``b`` (the front end's shape: a flag register written under ``if k > 0``),
+    with ``%v`` = k and ``%i`` = k as an index inside each branch."""
+    flags = [f"%flag{n}" for n in range(len(branches))]
+    condition = []
+    for flag, branch in zip(flags, branches):
+        condition += [f"memref.store %pos, {flag}[] : memref<i1>", "scf.if %pos {",
+                      "  %i = arith.index_cast %v : i32 to index", *branch.strip().splitlines(),
+                      f"  memref.store %ne, {flag}[] : memref<i1>", "}"]
+    condition += [f"%f{n} = memref.load {flag}[] : memref<i1>" for n, flag in enumerate(flags)]
+    test = "%f0"
+    for n in range(1, len(flags)):
+        condition.append(f"%both{n} = arith.andi {test}, %f{n} : i1")
+        test = f"%both{n}"
+    return "\n".join([
+        "builtin.module {", f"func.func @f({params}) {{",
+        "%k = memref.alloca() : memref<i32>",
+        *(f"{flag} = memref.alloca() : memref<i1>" for flag in flags),
+        "%c0 = arith.constant 0 : i32",
+        "scf.while () : () -> () {",
+        "%v = memref.load %k[] : memref<i32>", "%pos = arith.cmpi sgt, %v, %c0 : i32",
+        *condition, f"scf.condition({test})",
+        "} do {",
+        "%v = memref.load %k[] : memref<i32>", "%c1 = arith.constant 1 : i32",
+        "%w = arith.subi %v, %c1 : i32", "memref.store %w, %k[] : memref<i32>", "scf.yield",
+        "}", "func.return", "}", "}"])
+
+
+WHILE_CONDITION = _condition_loop("%p: memref<4xi8>, %q: memref<5xi8>, %t: i8", [
+    """%x = memref.load %p[%i] : memref<4xi8>
+       %ne = arith.cmpi ne, %x, %t : i8""",
+    """%y = memref.load %q[%i] : memref<5xi8>
+       %ne = arith.cmpi ne, %y, %t : i8"""])
 
 
 def test_while_condition_speculates_loads_of_pow2_memories_only():
@@ -90,41 +86,12 @@ def test_while_condition_speculates_loads_of_pow2_memories_only():
 
 
 def test_one_word_memories_and_dividers_stay_guarded_in_a_condition():
-    m = parse("""
-    builtin.module {
-      func.func @f(%one: memref<1xi8>, %p: memref<4xi32>, %t: i8, %d: i32) {
-        %k = memref.alloca() : memref<i32>
-        %flag = memref.alloca() : memref<i1>
-        %c0 = arith.constant 0 : i32
-        scf.while () : () -> () {
-          %v = memref.load %k[] : memref<i32>
-          %pos = arith.cmpi sgt, %v, %c0 : i32
-          memref.store %pos, %flag[] : memref<i1>
-          scf.if %pos {
-            %i = arith.index_cast %v : i32 to index
-            %x = memref.load %one[%i] : memref<1xi8>
-            %ne = arith.cmpi ne, %x, %t : i8
-            memref.store %ne, %flag[] : memref<i1>
-          }
-          scf.if %pos {
-            %i = arith.index_cast %v : i32 to index
-            %y = memref.load %p[%i] : memref<4xi32>
-            %q = arith.divsi %y, %d : i32
-            %ne = arith.cmpi ne, %q, %v : i32
-            memref.store %ne, %flag[] : memref<i1>
-          }
-          %f = memref.load %flag[] : memref<i1>
-          scf.condition(%f)
-        } do {
-          %v = memref.load %k[] : memref<i32>
-          %c1 = arith.constant 1 : i32
-          %w = arith.subi %v, %c1 : i32
-          memref.store %w, %k[] : memref<i32>
-          scf.yield
-        }
-        func.return
-      }
-    }""")
+    m = parse(_condition_loop("%one: memref<1xi8>, %p: memref<4xi32>, %t: i8, %d: i32", [
+        """%x = memref.load %one[%i] : memref<1xi8>
+           %ne = arith.cmpi ne, %x, %t : i8""",
+        """%y = memref.load %p[%i] : memref<4xi32>
+           %q = arith.divsi %y, %d : i32
+           %ne = arith.cmpi ne, %q, %v : i32"""]))
     if_convert_scalars(m)
     # a 1-word memory still has a 1-bit address (index 1 would leave it); a divider
     # would run on every test of the condition

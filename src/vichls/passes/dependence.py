@@ -50,6 +50,7 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.ir import Block, Operation, SSAValue
 
 from vichls.passes.div_by_constant import floor_division_of
+from vichls.passes.loop_utils import function_entry
 
 ANY = "any"
 #: The key of ``t % N`` in a linear form (a value that repeats every N iterations).
@@ -64,11 +65,6 @@ class Every:
     period: int
 FLAT_COUNTERS = "vichls.flat_counters"  # (passes/loop_flatten_counters.py)
 
-
-def _function_entry(op: Operation) -> Block:
-    while op.parent_op() is not None and not op.parent_op().name == "func.func":
-        op = op.parent_op()
-    return op.parent_op().body.blocks[0]
 
 
 @dataclass(frozen=True)
@@ -246,7 +242,7 @@ class LoopDependences:
         # distance queries come for every pair of accesses)
         group = loop.attributes.get(FLAT_COUNTERS)
         self.flat_counters = set() if group is None else {
-            op.results[0] for op in _function_entry(loop).ops
+            op.results[0] for op in function_entry(loop).ops
             if isinstance(op, memref.AllocaOp) and op.attributes.get(FLAT_COUNTERS) == group}
 
     def indices(self, access: Operation) -> list[LinearIndex | None]:

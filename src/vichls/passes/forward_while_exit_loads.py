@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from vichls.passes.loop_pipeline import in_pipeline
-from vichls.passes.loop_utils import defined_inside
+from vichls.passes.loop_utils import defined_inside, function_entry
 from vichls.passes.schedule import is_scalar_memref
 
 
@@ -79,8 +79,7 @@ def _exit_register(source: memref.LoadOp, loop: scf.WhileOp) -> SSAValue:
     """A register the condition code writes with ``source``'s value on every evaluation."""
     register = memref.AllocaOp.get(source.res.type, shape=[])
     register.memref.name_hint = f"{source.memref.name_hint or 'array'}_at_exit"
-    function_entry = _function_block(loop)
-    Rewriter.insert_op(register, InsertPoint.at_start(function_entry))
+    Rewriter.insert_op(register, InsertPoint.at_start(function_entry(loop)))
     store = memref.StoreOp.get(source.res, register.memref, [])
     store.location = source.location
     Rewriter.insert_op(store, InsertPoint.after(source))
@@ -139,10 +138,3 @@ def _foreign(op: Operation) -> bool:
     """An op that may touch memories other than through memref stores (a stream, a call):
     the scan after the loop stops there."""
     return any(inner.dialect_name() not in ("arith", "memref", "scf") for inner in op.walk())
-
-
-def _function_block(op: Operation) -> Block:
-    holder = op
-    while holder.parent_op() is not None and holder.parent_op().name != "func.func":
-        holder = holder.parent_op()
-    return holder.parent_block()

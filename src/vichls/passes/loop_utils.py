@@ -39,6 +39,14 @@ LOOP_NAME = "vichls.loop_name"  # set by the directive driver on every loop it c
 LABEL = "vichls.label"
 
 
+def function_entry(op: Operation) -> Block:
+    """The entry block of the function holding ``op`` (where its allocas go)."""
+    holder = op
+    while holder.parent_op() is not None and holder.parent_op().name != "func.func":
+        holder = holder.parent_op()
+    return holder.parent_op().regions[0].blocks.first
+
+
 def defined_inside(value: SSAValue, loop: Operation) -> bool:
     """Is ``value`` defined by an op (or a block argument) nested in ``loop``?"""
     owner = value.owner

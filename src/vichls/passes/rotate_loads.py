@@ -29,6 +29,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from vichls.passes.hoist_loop_invariants import runs_at_least_once as _runs_at_least_once
 from vichls.passes.loop_pipeline import pipeline_ii
+from vichls.passes.loop_utils import function_entry
 
 
 def rotate_loads(module: ModuleOp) -> None:
@@ -36,12 +37,6 @@ def rotate_loads(module: ModuleOp) -> None:
     for loop in reversed(loops):  # inner loops first
         if pipeline_ii(loop) is None:  # a pipeline overlaps its reads by itself
             _rotate_in(loop)
-
-
-def _entry_block(op: Operation) -> Block:
-    while not isinstance(op.parent_op(), ModuleOp):
-        op = op.parent_op()
-    return op.body.blocks.first
 
 
 def _index_slice(load: memref.LoadOp, body: Block) -> list[Operation] | None:
@@ -105,7 +100,7 @@ def _rotate_in(loop: scf.ForOp) -> None:
             continue
         element = load.res.type
         buf = memref.AllocaOp.get(element, shape=[])
-        entry = _entry_block(loop)
+        entry = function_entry(loop)
         Rewriter.insert_op(buf, InsertPoint.at_start(entry))
         buf.memref.name_hint = f"{load.memref.name_hint or 'array'}_next"
         # the first iteration's element, read before the loop

@@ -51,12 +51,12 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from vichls.passes.hoist_loop_invariants import runs_at_least_once
 from vichls.passes.loop_pipeline import pipeline_ii
-from vichls.passes.loop_utils import defined_inside
+from vichls.passes.loop_utils import defined_inside, function_entry
 from vichls.passes.value_ranges import ValueRanges
 
 
@@ -176,12 +176,6 @@ def _differ(x: SSAValue, y: SSAValue, ranges: ValueRanges) -> bool:
     return a is not None and b is not None and (a[1] < b[0] or b[1] < a[0])
 
 
-def _entry_block(op: Operation) -> Block:
-    while not isinstance(op.parent_op(), func.FuncOp):
-        op = op.parent_op()
-    return op.parent_block()
-
-
 def _reads_other_arrays(loop: scf.ForOp, memory: SSAValue) -> bool:
     return any(isinstance(op, memref.LoadOp) and op.memref is not memory
                and op.memref.type.get_shape() != () for op in loop.walk())
@@ -215,7 +209,7 @@ def _replace_in(loop: scf.ForOp, profitable_only: bool) -> None:
             continue
         element_type = memory.type.get_element_type()
         register = memref.AllocaOp.get(element_type, shape=[])
-        entry = _entry_block(loop)
+        entry = function_entry(loop)
         Rewriter.insert_op(register, InsertPoint.at_start(entry))
         register.memref.name_hint = "sr_" + (memory.name_hint or "elem")
         indices = list(accesses[0].indices)
