@@ -18,9 +18,12 @@ from vichls.results import differences, results_of
 
 # kernels that run in order (each stream is read as it is written)
 SEQUENTIAL = {"scale_saturate": ks.scale_saturate, "keep_even": ks.keep_even,
-              "sum_until_zero": ks.sum_until_zero}
+              "sum_until_zero": ks.sum_until_zero,
+              # local streams a call leaves partly full: calls in a row must not see them
+              "take_some": ks.take_some, "pairs": ks.pairs}
 # kernels whose tasks must run concurrently (a local FIFO shallower than what goes through)
-CONCURRENT = {"chain3_streams": ks.chain3, "producer_consumer": ks.producer_consumer}
+CONCURRENT = {"chain3_streams": ks.chain3, "producer_consumer": ks.producer_consumer,
+              "emit_take": ks.emit_take}  # a channel left partly full by every call
 INPUTS = {k.name: make for k, make, _ in ks.STREAM_CASES}
 
 

@@ -201,8 +201,11 @@ def cmd_compile(args) -> int:
             print(f"    task     {task['name']} (module {task['module']}): {cycles}")
         for ch in df["channels"]:
             size = f"depth {ch['depth']}" if ch["kind"] == "fifo" else f"2 x {ch['words']} words"
+            emptied = ("; emptied between calls (the producer may put more elements than the "
+                       "consumer gets), so calls do not overlap"
+                       if ch.get("emptied_between_calls") else "")
             print(f"    channel  {ch['name']}: {ch['kind']} ({size}), {ch['producer']} -> "
-                  f"{ch['consumer']}")
+                  f"{ch['consumer']}{emptied}")
     for p in written:
         print(f"  wrote {p}")
     sys.stdout.flush()

@@ -43,6 +43,7 @@ from vichls.passes.build_structural import STALL_WIRE, WAITS_PORT
 from vichls.passes.extract_tasks import extract_tasks
 from vichls.passes.infer_streams import infer_streams
 from vichls.passes.partition_arrays import REQUESTS_ATTR
+from vichls.passes.stream_counts import stream_count, substitute
 from vichls.passes.unsupported import FpgaError
 from vichls.signature import KernelSignature, signature_of, top_function
 from vichls.types import address_width
@@ -99,13 +100,16 @@ def compile_dataflow(module: ModuleOp, clock_period_ns: float):
             modules[key] = (component, component_design)
         compiled[task.task_name.data] = modules[key]
     depths = _fifo_depths(tasks, channels, compiled)
-    builder = TopBuilder(signature, tasks, channels, compiled, depths, chain)
+    functions = {f.sym_name.data: f for f in work.ops if isinstance(f, func.FuncOp)}
+    flushed = _unbalanced_fifos(tasks, channels, functions)
+    builder = TopBuilder(signature, tasks, channels, compiled, depths, chain, flushed)
     top_component = builder.build()
     for component, _ in modules.values():
         component.detach()
     design_module = ModuleOp([top_component] + [c for c, _ in modules.values()])
     verilog = emit_verilog(design_module)
-    report = _report(signature, tasks, channels, compiled, depths, top_component, clock_period_ns)
+    report = _report(signature, tasks, channels, compiled, depths, top_component, clock_period_ns,
+                     flushed)
     report["interface"]["block_control"] = "ap_ctrl_chain" if chain else "ap_ctrl_hs"
     partitions = {}
     for (t, k), p in builder.param_users.items():
@@ -143,6 +147,30 @@ def _task_requests(requests, task: graph.TaskOp, top: func.FuncOp, channels, wor
         elif any(op.attributes.get("vichls.name") == StringAttr(array)
                  for op in callee.walk() if op.name == "memref.alloca"):
             out.append(entry)
+    return out
+
+
+# -- channels that a call may leave elements in -------------------------------------------------
+
+
+def _unbalanced_fifos(tasks, channels, functions) -> set[SSAValue]:
+    """The fifo channels whose producer is not sure to put, in every call, exactly as many
+    elements as its consumer gets (passes/stream_counts.py). What a call leaves in such a
+    FIFO belongs to no later call (a new stream is empty at every call): the top empties
+    them between calls, so its calls do not overlap."""
+    out = set()
+    for ch in channels:
+        if ch.kind.data != "fifo":
+            continue
+        counts = []
+        for task_name, side in ((ch.producer.data, "put"), (ch.consumer.data, "get")):
+            task = next(t for t in tasks if t.task_name.data == task_name)
+            callee = functions[task.callee.root_reference.data]
+            k = next(k for k, v in enumerate(task.args) if v is ch.result)
+            count = stream_count(callee, k, side, functions)
+            counts.append(None if count is None else substitute(count, list(task.args)))
+        if counts[0] is None or counts[0] != counts[1]:
+            out.add(ch.result)
     return out
 
 
@@ -199,8 +227,11 @@ def _fifo_depths(tasks, channels, compiled) -> dict[SSAValue, int]:
 
 class TopBuilder:
     def __init__(self, signature: KernelSignature, tasks, channels, compiled, depths,
-                 chain: bool = False):
+                 chain: bool = False, flushed: set[SSAValue] = frozenset()):
         self.signature = signature
+        # fifo channels emptied between calls (_unbalanced_fifos): calls do not overlap
+        self.flushed = flushed
+        self.flushed_resets: list[SSAValue] = []
         self.chain = chain  # ap_ctrl_chain top: a call retires only with ap_continue
         self.tasks = tasks
         self.channels = channels
@@ -408,7 +439,10 @@ class TopBuilder:
                                  {"WIDTH": width, "DEPTH": self.depths[v]}, [
                     ("rst", "in", 1), ("din", "in", width), ("write", "in", 1), ("full_n", "out", 1),
                     ("dout", "out", width), ("read", "in", 1), ("empty_n", "out", 1)])
-                self.assign(fifo.port("rst"), self.ports["ap_rst"])
+                if v in self.flushed:  # emptied while every task is idle (handshake)
+                    self.flushed_resets.append(fifo.port("rst"))
+                else:
+                    self.assign(fifo.port("rst"), self.ports["ap_rst"])
                 self.assign(fifo.port("din"), self.task_port(pt, f"{pname}_din"))
                 self.assign(fifo.port("write"), self.task_port(pt, f"{pname}_write"))
                 self.assign(self.task_port(pt, f"{pname}_full_n"), fifo.port("full_n"))
@@ -475,7 +509,16 @@ class TopBuilder:
         pending = [c.port("pending") for c in self.controls]
         finished = [c.port("finished") for c in self.controls]
         any_pending = self.or_(pending, "any_pending")
-        accept = self.and_([self.ports["ap_start"], self.not_(any_pending, "no_pending")], "accept")
+        may_accept = [self.ports["ap_start"], self.not_(any_pending, "no_pending")]
+        if self.flushed:  # a call starts once the one before has ended and the FIFOs emptied
+            quiet = self.emit(st.WireOp.create(properties={"wire_name": StringAttr("tasks_quiet")},
+                                               result_types=[IntegerType(1)]), "tasks_quiet")
+            may_accept.append(quiet)
+            one = self.const(1, 1)
+            for reset in self.flushed_resets:
+                self.assign(reset, one, self.ports["ap_rst"])
+                self.assign(reset, one, quiet)
+        accept = self.and_(may_accept, "accept")
         all_finished = self.and_(finished, "all_finished")
         self.assign(self.ports["ap_ready"], accept)
         self.assign(self.ports["ap_done"], all_finished)
@@ -515,7 +558,10 @@ class TopBuilder:
         for buf, pt, ct in self.commits:
             self.assign(buf.port("p_commit"), taken[pt])
             self.assign(buf.port("c_release"), taken[ct])
-        self.assign(self.ports["ap_idle"], self.and_(idle_terms, "all_idle"))
+        all_idle = self.and_(idle_terms, "all_idle")
+        self.assign(self.ports["ap_idle"], all_idle)
+        if self.flushed:
+            self.assign(quiet, all_idle)
         stalled = st.WireOp.create(properties={"wire_name": StringAttr(STALL_WIRE)},
                                    result_types=[IntegerType(1)])
         self.emit(stalled, STALL_WIRE)
@@ -526,7 +572,8 @@ class TopBuilder:
 # -- the report ---------------------------------------------------------------------------------
 
 
-def _report(signature, tasks, channels, compiled, depths, top_component, clock) -> dict:
+def _report(signature, tasks, channels, compiled, depths, top_component, clock,
+            flushed=frozenset()) -> dict:
     task_entries = []
     latency_of: dict[str, int | None] = {}
     loops, warnings = [], []
@@ -552,6 +599,8 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock) 
             entry["width"] = ch.result.type.width
             if "bypass" in ch.attributes:  # the consumer also hears the producer through others
                 entry["bypass"] = True
+            if ch.result in flushed:
+                entry["emptied_between_calls"] = True
             resources["ff"] += 2 * ch.result.type.width + 8
             resources["lut"] += ch.result.type.width * max(1, ceil(depths[ch.result] / 32)) + 8
         else:
@@ -594,7 +643,9 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock) 
             "tasks": task_entries,
             "channels": channel_entries,
             "bottleneck": bottleneck,
-            "interval": latency_of[bottleneck] if bottleneck is not None else None,
+            # with a FIFO emptied between calls, a call starts when the one before ended
+            "interval": (latency if flushed else latency_of[bottleneck])
+            if bottleneck is not None else None,
         },
     }
 

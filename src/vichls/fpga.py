@@ -59,6 +59,7 @@ from vichls.passes.div_by_constant import div_by_constant
 from vichls.passes.forward_array_stores import forward_array_stores
 from vichls.passes.forward_scalar_stores import forward_scalar_stores
 from vichls.passes.forward_while_exit_loads import forward_while_exit_loads
+from vichls.passes.hoist_local_streams import hoist_local_streams
 from vichls.passes.hoist_loop_invariants import hoist_loop_invariants
 from vichls.passes.if_convert_scalars import if_convert_scalars
 from vichls.passes.inline_calls import InlineError, inline_calls
@@ -167,6 +168,7 @@ def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, Kern
     apply_requested_partitions(module)
     top = top_function(module)
     check_stream_depths(top)
+    hoist_local_streams(top)  # after the depth check, which reasons about entry-block creates
     _unroll_inlined_loops_in_pipelines(top)
     sig = signature_of(top)  # with one argument per bank
     lower_affine_for_fpga(module)

@@ -268,7 +268,8 @@ def cost(kind: str, width: int, dev: Device | None = None) -> OpCost:
         return OpCost(1, d.mem_issue_ns, out_delay_ns=d.lutram_out_ns)
     if kind == "mem_write":
         return OpCost(0, d.mem_issue_ns)
-    if kind in ("stream_get", "stream_put"):  # the FIFO's registered head; stall is apart
+    if kind in ("stream_get", "stream_put", "stream_clear"):  # the FIFO's registered head;
+        # a stall is apart
         return OpCost(0, d.mem_issue_ns)
     if kind in ("reg_read", "reg_write"):
         return OpCost(0, 0.0)

@@ -177,12 +177,100 @@ def model_sum_until_zero(args):
     return sum(items[:end]), [items[end + 1:]]
 
 
+# -- local streams that a call leaves partly full: every call starts with them empty ----------
+
+LEFT_N = 8
+
+
+@kernel
+def take_some(a: int16[LEFT_N], out: int16[LEFT_N], n: int32) -> int32:
+    q = stream[int16, 8]()
+    for i in range(LEFT_N):
+        q.put(a[i])
+    total: int32 = 0
+    for i in range(n):  # what is not got stays behind
+        v = q.get()
+        out[i] = v
+        total += v
+    return total
+
+
+def inputs_take_some(rng):
+    # n < LEFT_N: something stays behind in every call
+    return array(rng, int16, LEFT_N), np.zeros(LEFT_N, dtype=np.int16), int(rng.integers(0, LEFT_N))
+
+
+def model_take_some(args):
+    a, out, n = args
+    out = out.copy()
+    out[:n] = a[:n]
+    return int(sum(int(v) for v in a[:n])), [a.copy(), out]
+
+
+@kernel
+def first_of_pair(a: int16[LEFT_N], out: int16[LEFT_N], k: int32):
+    q = stream[int16, 2]()
+    q.put(a[k])
+    q.put(a[k + 1])
+    out[k] = q.get() - a[k + 1]  # one element stays behind
+
+
+@kernel
+def pairs(a: int16[LEFT_N], out: int16[LEFT_N]):
+    for k in range(0, LEFT_N, 2):  # a new stream in every iteration (after inlining)
+        if a[k] != 0:
+            first_of_pair(a, out, k)
+
+
+def inputs_pairs(rng):
+    a = array(rng, int16, LEFT_N)
+    a[2] = 0  # one call skipped
+    return a, np.zeros(LEFT_N, dtype=np.int16)
+
+
+def model_pairs(args):
+    a, out = args
+    out = out.copy()
+    for k in range(0, LEFT_N, 2):
+        if a[k] != 0:
+            out[k] = _wrap(int(a[k]) - int(a[k + 1]), 16, True)
+    return None, [a.copy(), out]
+
+
+@kernel
+def emit_all(a: int16[LEFT_N], q: stream[int16, 8]):
+    for i in range(LEFT_N):
+        q.put(a[i])
+
+
+@kernel
+def take_first(q: stream[int16, 8], out: int16[LEFT_N], n: int32):
+    for i in range(n):
+        out[i] = q.get()
+
+
+@kernel
+def emit_take(a: int16[LEFT_N], out: int16[LEFT_N], n: int32):
+    """With s.dataflow(): the channel q gets n of the 8 elements put to it per call."""
+    q = stream[int16, 8]()
+    emit_all(a, q)
+    take_first(q, out, n)
+
+
+def model_emit_take(args):
+    _, out = model_take_some(args)
+    return None, out
+
+
 STREAM_CASES = [
     (chain3, inputs_chain3, model_chain3),
     (scale_saturate, inputs_scale_saturate, model_scale_saturate),
     (producer_consumer, inputs_producer_consumer, model_producer_consumer),
     (keep_even, inputs_keep_even, model_keep_even),
     (sum_until_zero, inputs_sum_until_zero, model_sum_until_zero),
+    (take_some, inputs_take_some, model_take_some),
+    (pairs, inputs_pairs, model_pairs),
+    (emit_take, inputs_take_some, model_emit_take),
 ]
 
 

@@ -10,7 +10,12 @@ written and read in the same order into a FIFO (passes/infer_streams.py).
 - ``stream.get %s : i32``: removes the oldest element and yields it; waits while the
   stream is empty (in hardware the whole task stalls; the sequential Python and CPU
   semantics have unbounded streams, so a get from an empty one is an error there);
-- ``stream.put %v, %s : i32``: appends an element; waits while the stream is full.
+- ``stream.put %v, %s : i32``: appends an element; waits while the stream is full;
+- ``stream.clear %s``: empties the stream. The front end never writes it: the FPGA back end
+  hoists a ``stream.create`` that runs more than once per call (a kernel with a local stream
+  called in a loop, once inlined) to the function's entry, with a ``stream.clear`` where it
+  was, so that the one FIFO starts empty wherever the program makes a new stream
+  (passes/hoist_local_streams.py).
 
 Element types are signless integers, as everywhere on the loop level; the kernel type
 (signedness) travels in the ``vichls.type`` attributes of the signature. ``depth`` is the
@@ -77,6 +82,18 @@ class CreateOp(IRDLOperation):
 
 
 @irdl_op_definition
+class ClearOp(IRDLOperation):
+    """Empty ``stream``: what was put to it and not got is dropped."""
+
+    name = "stream.clear"
+    stream = operand_def(StreamType)
+    assembly_format = "$stream attr-dict `:` type($stream)"
+
+    def __init__(self, stream):
+        super().__init__(operands=[stream])
+
+
+@irdl_op_definition
 class GetOp(IRDLOperation):
     """Remove the oldest element of ``stream`` and yield it."""
 
@@ -102,4 +119,4 @@ class PutOp(IRDLOperation):
         super().__init__(operands=[value, stream])
 
 
-Stream = Dialect("stream", [CreateOp, GetOp, PutOp], [StreamType])
+Stream = Dialect("stream", [CreateOp, ClearOp, GetOp, PutOp], [StreamType])

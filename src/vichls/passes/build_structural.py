@@ -18,7 +18,9 @@ port set; every memory has one port (two when the modulo scheduler marked it
 ``vichls.dual_port``; each access then names its port) and all its accesses are muxed by
 their group-cycle guards.
 
-Streams: a stream parameter is an ap_fifo port set, a local stream a ``vichls_fifo`` cell.
+Streams: a stream parameter is an ap_fifo port set, a local stream a ``vichls_fifo`` cell,
+emptied while the design is idle (a new stream is empty at every call) and by a
+``stream.clear`` (passes/hoist_local_streams.py) in its cycle.
 A get reads the FIFO's head combinationally and strobes ``read``; a put drives ``din`` and
 strobes ``write``, both under the op's guard. The design stalls in a cycle where an active
 get meets an empty FIFO or an active put a full one: the builder drives the wire
@@ -268,6 +270,7 @@ class StructuralBuilder:
         self.predicate: tuple = ()  # (condition, polarity) of the ifs around the op built
         self.stream_sides: dict[tuple, StreamSide] = {}  # (stream value, "get"/"put") -> side
         self.stall_terms: list[tuple[SSAValue, SSAValue]] = []  # (op guard, side ready)
+        self.fifo_resets: dict[SSAValue, SSAValue] = {}  # local stream -> its FIFO's rst
 
     # -- small helpers --------------------------------------------------------------
     def emit(self, op: Operation, name: str | None = None) -> Operation:
@@ -427,7 +430,13 @@ class StructuralBuilder:
                          {"WIDTH": width, "DEPTH": op.result.type.depth.data}, [
             ("rst", "in", 1), ("din", "in", width), ("write", "in", 1), ("full_n", "out", 1),
             ("dout", "out", width), ("read", "in", 1), ("empty_n", "out", 1)])
-        self.top.add_op(st.AssignOp.build(operands=[cell.port("rst"), self.ports["ap_rst"], None]))
+        # emptied by reset and between calls, as a new stream is empty at every call;
+        # a create that runs more than once per call has a stream.clear where it ran
+        # (passes/hoist_local_streams.py), which empties it too (build_op)
+        one = self.const(1, 1)
+        for reason in (self.ports["ap_rst"], self.idle_wire()):
+            self.top.add_op(st.AssignOp.build(operands=[cell.port("rst"), one, reason]))
+        self.fifo_resets[op.result] = cell.port("rst")
         self.stream_sides[(op.result, "get")] = StreamSide(
             cell.port("dout"), cell.port("empty_n"), cell.port("read"))
         self.stream_sides[(op.result, "put")] = StreamSide(
@@ -438,17 +447,23 @@ class StructuralBuilder:
         if not self.task_mode:
             return port
         # the value at the start of the call: the port while idle, then the latched copy
+        idle = self.idle_wire()
+        latched = self.register(f"{name}_latched", width, with_next=False)
+        accept = self.emit(comb.AndOp([idle, self.ports["ap_start"]]),
+                           self.names.fresh("accept")).results[0]
+        self.top.add_op(st.AssignOp.build(operands=[latched.in_, port, None]))
+        self.top.add_op(st.AssignOp.build(operands=[latched.en, self.const(1, 1), accept]))
+        return self.emit(comb.MuxOp(idle, port, latched.out), self.names.fresh(name)).results[0]
+
+    def idle_wire(self) -> SSAValue:
+        """``vichls_idle``: high while the FSM waits for a call (driven by
+        passes/compile_control.py)."""
         if self.idle is None:
             idle = st.WireOp.create(properties={"wire_name": StringAttr(IDLE_WIRE)},
                                     result_types=[IntegerType(1)])
             self.emit(idle, IDLE_WIRE)
             self.idle = idle.result
-        latched = self.register(f"{name}_latched", width, with_next=False)
-        accept = self.emit(comb.AndOp([self.idle, self.ports["ap_start"]]),
-                           self.names.fresh("accept")).results[0]
-        self.top.add_op(st.AssignOp.build(operands=[latched.in_, port, None]))
-        self.top.add_op(st.AssignOp.build(operands=[latched.en, self.const(1, 1), accept]))
-        return self.emit(comb.MuxOp(self.idle, port, latched.out), self.names.fresh(name)).results[0]
+        return self.idle
 
     def stall_logic(self) -> SSAValue | None:
         """``vichls_stalled``: some get or put is active and its FIFO is not ready. Never
@@ -759,6 +774,12 @@ class StructuralBuilder:
             self.assign(block, side.data, arg(0), g)
             self.assign(block, side.strobe, self.const(1, 1), g)
             self.stall_terms.append((g, side.ready))
+            return
+        if isinstance(op, stream.ClearOp):
+            reset = self.fifo_resets.get(op.stream)
+            if reset is None:
+                raise FpgaError.at(op, "clears a stream that is not a local stream")
+            self.assign(block, reset, self.const(1, 1), self.op_guard(group, cycle))
             return
         if isinstance(op, stream.GetOp):
             side = self.stream_side(op)

@@ -532,15 +532,15 @@ class ControlCompiler:
                 self.top.add_op(st.AssignOp.build(operands=[self.ports["ap_done"], self.one(), guard]))
             accept = self.conjunction([self.in_state(0), start])
             self.top.add_op(st.AssignOp.build(operands=[self.ports["ap_ready"], self.one(), accept]))
-            idle = next((op for op in self.top.ops
-                         if isinstance(op, st.WireOp) and op.wire_name.data == IDLE_WIRE), None)
-            if idle is not None:  # there are scalar inputs to latch
-                self.top.add_op(st.AssignOp.build(operands=[idle.result, self.in_state(0), None]))
         else:
             for port in ("ap_done", "ap_ready"):
                 for guard in done_guards:
                     self.top.add_op(st.AssignOp.build(operands=[self.ports[port], self.one(), guard]))
         self.top.add_op(st.AssignOp.build(operands=[self.ports["ap_idle"], self.in_state(0), None]))
+        idle = next((op for op in self.top.ops
+                     if isinstance(op, st.WireOp) and op.wire_name.data == IDLE_WIRE), None)
+        if idle is not None:  # scalar inputs to latch, local FIFOs to empty between calls
+            self.top.add_op(st.AssignOp.build(operands=[idle.result, self.in_state(0), None]))
         remove_unused_logic(self.top)
 
 

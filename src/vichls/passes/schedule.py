@@ -102,7 +102,7 @@ def stream_port(op: Operation):
     """The scheduling resource of a stream op: one get side and one put side per stream."""
     if isinstance(op, stream.GetOp):
         return (op.stream, "get")
-    if isinstance(op, stream.PutOp):
+    if isinstance(op, (stream.PutOp, stream.ClearOp)):  # a clear resets the write side
         return (op.stream, "put")
     return None
 
@@ -141,7 +141,8 @@ def predicate_of(op: Operation) -> tuple:
 def reads_predicate(op: Operation) -> bool:
     """Is ``op`` guarded by the conditions of the predicated ifs around it in hardware (it
     has an effect, or it occupies a memory port)?"""
-    return op_kind(op) in ("mem_read", "mem_write", "reg_write", "stream_get", "stream_put")
+    return op_kind(op) in ("mem_read", "mem_write", "reg_write", "stream_get", "stream_put",
+                           "stream_clear")
 
 
 def is_control(op: Operation) -> bool:
@@ -168,6 +169,8 @@ def op_kind(op: Operation) -> str | None:
         return "stream_get"
     if isinstance(op, stream.PutOp):
         return "stream_put"
+    if isinstance(op, stream.ClearOp):
+        return "stream_clear"
     kind = _BINARY_KINDS.get(type(op))
     if kind is not None:
         return kind
@@ -190,6 +193,8 @@ def op_kind(op: Operation) -> str | None:
 
 
 def op_width(op: Operation) -> int:
+    if isinstance(op, stream.ClearOp):  # a strobe
+        return 1
     if isinstance(op, (memref.StoreOp, stream.PutOp)):
         return bit_width(op.value.type)
     if isinstance(op, (arith.CmpiOp,)) or not op.results:
@@ -440,7 +445,7 @@ def schedule_segment(ops: list[Operation], budget_ns: float) -> list[Placement]:
                 loads_since_store[mem] = []
             else:
                 loads_since_store.setdefault(mem, []).append(i)
-        elif isinstance(op, (stream.GetOp, stream.PutOp)):
+        elif isinstance(op, (stream.GetOp, stream.PutOp, stream.ClearOp)):
             node.port = stream_port(op)
             if op.stream in last_on_stream:
                 node.order_preds.append((last_on_stream[op.stream], 1))
