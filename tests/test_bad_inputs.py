@@ -3,7 +3,8 @@ by ``vichls compile`` with exit status 2 and one message ``path:line:col: error:
 contains the expected fragment, without a traceback and without writing an output folder.
 
 Each file starts with ``# expect: LINE:COL: FRAGMENT`` (the line and column of the mistake
-in that file, and a piece of the message). The CLI runs in-process, so the whole corpus takes
+in that file, and a piece of the message); a loop-level package (``.mlir``) with
+``// expect: ...``. The CLI runs in-process, so the whole corpus takes
 a few seconds.
 """
 
@@ -15,8 +16,8 @@ import pytest
 from vichls.cli import main
 
 CORPUS = Path(__file__).parent / "bad_inputs"
-FILES = sorted(CORPUS.glob("*.py"))
-EXPECT = re.compile(r"# expect: (\d+):(\d+): (.+)")
+FILES = sorted([*CORPUS.glob("*.py"), *CORPUS.glob("*.mlir")])
+EXPECT = re.compile(r"(?:#|//) expect: (\d+):(\d+): (.+)")
 
 
 def test_corpus_is_large_enough():
@@ -25,7 +26,7 @@ def test_corpus_is_large_enough():
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_bad_input_is_refused_clearly(path, tmp_path, capsys):
-    m = EXPECT.match(path.read_text().splitlines()[0])
+    m = EXPECT.match(path.read_bytes().decode("utf-8", "replace").splitlines()[0])
     assert m, f"{path.name}: the first line must be '# expect: LINE:COL: FRAGMENT'"
     line, col, fragment = m.group(1), m.group(2), m.group(3)
     out = tmp_path / "out"

@@ -4,6 +4,7 @@ against their Python meaning in simulation."""
 from __future__ import annotations
 
 import argparse
+import math
 import json
 import os
 import shutil
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vichls.limits import deep
 from vichls import __version__
 from vichls.time_limit import TimeLimitExceeded, time_limit
 from vichls.errors import VichlsError
@@ -87,7 +89,16 @@ def load_design(path: str, top: str | None) -> Loaded:
             raise VichlsError("the file defines several kernels; choose one with --top NAME "
                               f"(kernels here: {', '.join(sorted(kernels))})", path)
         kernel = roots[0]
-    schedule = next((s for s in schedules if s.kernel is kernel), None)
+    mine = [s for s in schedules if s.kernel is kernel]
+    distinct = list({id(s): s for s in mine}.values())  # one schedule under two names is one
+    if len(distinct) > 1:
+        names = [n for n, v in namespace.items() if any(v is s for s in distinct)]
+        second = sorted(distinct, key=lambda s: (s.made_at[1] or 0))[1]
+        filename, line, col = second.made_at
+        raise VichlsError(f"the file makes {len(distinct)} schedules of kernel '{kernel.name}' "
+                          f"({', '.join(names)}); which one to apply is not clear: keep one",
+                          filename or path, line, col)
+    schedule = distinct[0] if distinct else None
     # the module-level schedule's directives shape the IR every target compiles
     module = schedule.module() if schedule is not None else kernel.module()
     make_inputs = namespace.get("make_inputs")
@@ -101,8 +112,18 @@ def _write_outputs(out_dir: Path, files: dict[str, str | bytes]) -> list[Path]:
     """Write every file into a temporary folder beside ``out_dir``, then move them in, so a
     failure never leaves a partial output folder."""
     out_dir = out_dir.resolve()
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".vichls-", dir=out_dir.parent))
+    if out_dir.exists() and not out_dir.is_dir():
+        raise VichlsError(f"-o {out_dir}: a file of that name exists; the output is a folder")
+    for above in out_dir.parents:
+        if above.exists():
+            if not above.is_dir():
+                raise VichlsError(f"-o {out_dir}: {above} is a file, not a folder")
+            break
+    try:
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".vichls-", dir=out_dir.parent))
+    except OSError as e:
+        raise VichlsError(f"-o {out_dir}: cannot write there ({e.strerror})") from None
     try:
         for name, content in files.items():
             p = staging / name
@@ -134,6 +155,7 @@ def _fmt_latency(lat: dict) -> str:
 # -- compile ----------------------------------------------------------------------------------------
 
 
+@deep
 def cmd_compile(args) -> int:
     from vichls.frontend.mlir_input import print_module
 
@@ -375,8 +397,34 @@ def _device_options(parser: argparse.ArgumentParser) -> None:
                         help="the FPGA whose operator delays the scheduler chains under the "
                              f"clock (default: {DEFAULT_DEVICE}; ecp5: calibrated against "
                              "nextpnr-ecp5)")
-    parser.add_argument("--target-mhz", type=float, metavar="MHZ",
+    parser.add_argument("--target-mhz", type=positive_number, metavar="MHZ",
                         help="schedule for this clock frequency (overrides --clock-period)")
+
+
+def _finite(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r}: a finite number is needed")
+    return value
+
+
+def positive_number(text: str) -> float:
+    """An argparse type: a finite number above zero (a clock period, a frequency, seconds)."""
+    value = _finite(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a number above zero is needed")
+    return value
+
+
+def nonnegative_number(text: str) -> float:
+    """An argparse type: a finite number, zero or above (0 may mean "no limit")."""
+    value = _finite(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a number of zero or more is needed")
+    return value
 
 
 def clock_period_of(args) -> float:
@@ -407,7 +455,7 @@ def make_parser() -> argparse.ArgumentParser:
     c.add_argument("--target", choices=("fpga", "cpu"), default="fpga",
                    help="fpga: Verilog + report (default); cpu: LLVM IR + object file")
     c.add_argument("-o", "--output", metavar="DIR", help="output folder (default: ./out)")
-    c.add_argument("--clock-period", type=float, default=10.0, metavar="NS",
+    c.add_argument("--clock-period", type=positive_number, default=10.0, metavar="NS",
                    help="target clock period in ns for scheduling (default: 10)")
     _device_options(c)
     c.add_argument("--emit", choices=EMIT_KINDS,
@@ -425,10 +473,10 @@ def make_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     s.add_argument("--runs", type=int, default=20, help="number of random calls (default 20)")
     s.add_argument("--simulator", choices=("verilator", "icarus"), default="verilator")
-    s.add_argument("--clock-period", type=float, default=10.0, metavar="NS")
+    s.add_argument("--clock-period", type=positive_number, default=10.0, metavar="NS")
     s.add_argument("--max-cycles", type=int, default=10_000_000,
                    help="give up on a call after this many cycles (default 10,000,000)")
-    s.add_argument("--reference-timeout", type=float, default=60.0, metavar="S",
+    s.add_argument("--reference-timeout", type=positive_number, default=60.0, metavar="S",
                    help="give up on a Python reference call after S seconds (default 60)")
     s.add_argument("--reference-steps", type=int, default=100_000_000, metavar="N",
                    help="give up on a Python reference call after N loop iterations "
@@ -463,7 +511,7 @@ def make_parser() -> argparse.ArgumentParser:
                    help="run the batches as tasks on the Dask cluster at ADDRESS "
                         "(e.g. tcp://host:8786); failures are shrunk here")
     _device_options(f)
-    f.add_argument("--clock-period", type=float, default=10.0, metavar="NS",
+    f.add_argument("--clock-period", type=positive_number, default=10.0, metavar="NS",
                    help="clock period the RTL is scheduled for (default: 10)")
     f.set_defaults(func=cmd_fuzz)
 
@@ -483,14 +531,14 @@ def make_parser() -> argparse.ArgumentParser:
                    help="synthesis and DSE processes (default: the number of CPUs)")
     from vichls.bench.runner import DEFAULT_DSE_SECONDS
 
-    b.add_argument("--dse-time", type=float, default=DEFAULT_DSE_SECONDS, metavar="S",
+    b.add_argument("--dse-time", type=nonnegative_number, default=DEFAULT_DSE_SECONDS, metavar="S",
                    help="with --directives dse: seconds each benchmark's exploration may "
                         f"take (default {DEFAULT_DSE_SECONDS:g}; 0: no limit, as vichls dse)")
     b.add_argument("--no-synth", action="store_true", help="skip Yosys synth_xilinx")
     b.add_argument("--no-fmax", action="store_true", help="skip the nextpnr-ecp5 fmax run")
-    b.add_argument("--clock-period", type=float, default=10.0, metavar="NS",
+    b.add_argument("--clock-period", type=positive_number, default=10.0, metavar="NS",
                    help="clock period the designs are scheduled for (default: 10)")
-    b.add_argument("--fmax-target", type=float, metavar="MHZ",
+    b.add_argument("--fmax-target", type=positive_number, metavar="MHZ",
                    help="nextpnr's target frequency (default: 1000 / clock period)")
     b.add_argument("--fmax-seeds", type=int, default=1, metavar="N",
                    help="place and route each design with placer seeds 1..N and report the "
@@ -527,11 +575,11 @@ def make_parser() -> argparse.ArgumentParser:
                    help="simulate the K best points against Python (default 1; 0: none)")
     d.add_argument("--runs", type=int, default=3, help="random calls per verified point")
     d.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
-    d.add_argument("--clock-period", type=float, default=10.0, metavar="NS")
-    d.add_argument("--point-timeout", type=float, default=60.0, metavar="S",
+    d.add_argument("--clock-period", type=positive_number, default=10.0, metavar="NS")
+    d.add_argument("--point-timeout", type=positive_number, default=60.0, metavar="S",
                    help="a point taking longer than S seconds to compile is infeasible "
                         "(default 60; local evaluation only)")
-    d.add_argument("--time-budget", type=float, metavar="S",
+    d.add_argument("--time-budget", type=positive_number, metavar="S",
                    help="stop exploring after S seconds (default: no limit; the choice "
                         "then depends on the machine's speed)")
     d.add_argument("-o", "--output", metavar="DIR",
@@ -564,6 +612,12 @@ def main(argv: list[str] | None = None) -> int:
         # quietly, as a command killed by SIGPIPE would; flushing at exit must not fail too
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except OSError as e:  # the file system refused (a path given, a full disk, rights)
+        if os.environ.get("VICHLS_DEBUG"):
+            raise
+        place = f"{e.filename}: " if e.filename else ""
+        print(f"vichls: error: {place}{e.strerror or e}", file=sys.stderr)
+        return 2
     except Exception as e:  # a bug in vichls, not in the user's input
         if os.environ.get("VICHLS_DEBUG"):
             raise

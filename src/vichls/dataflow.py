@@ -213,7 +213,7 @@ def _fifo_depths(tasks, channels, compiled) -> dict[SSAValue, int]:
     for ch in channels:
         if ch.kind.data != "fifo":
             continue
-        depth = ch.depth.value.data if ch.depth is not None else ch.result.type.depth.data
+        depth = ch.depth.value.data
         detour = longest_detour(ch.producer.data, ch.consumer.data)
         if detour is not None:  # a bypass: recorded on the channel for the report
             depth = max(depth, detour + 2)

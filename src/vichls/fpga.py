@@ -33,6 +33,7 @@ kernel's (banks folded back), and ``FpgaDesign.partitions`` tells the simulator 
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -40,6 +41,7 @@ from xdsl.dialects import affine, builtin, func, memref, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 
+from vichls.limits import deep
 from vichls import oplib
 from vichls.dialects import graph
 from vichls.dialects import stream as ir_stream
@@ -234,8 +236,11 @@ def compile_component(work: ModuleOp, clock_period_ns: float, *, task_mode: bool
                              sim_partitions(partitions_of(top)))
 
 
+@deep
 def compile_fpga(module: ModuleOp, *, clock_period_ns: float = 10.0) -> FpgaDesign:
     """Compile the top kernel of ``module`` (left unchanged) to Verilog and a report."""
+    if not math.isfinite(clock_period_ns):
+        raise FpgaError(f"clock period {clock_period_ns} ns: a finite number is needed")
     if clock_period_ns <= oplib.REGISTER_RESERVE_NS:
         raise FpgaError(f"clock period {clock_period_ns} ns is too short")
     if graph.DATAFLOW_ATTR in top_function(module).attributes:

@@ -57,20 +57,26 @@ def path_matches(path, parts) -> bool:
     return all(want in level for level, want in zip(path[len(path) - len(parts):], parts))
 
 
+def call_site(depth: int) -> tuple[str, int, int | None]:
+    """(file, line, 1-based column) of the call ``depth`` frames above the caller."""
+    caller = inspect.stack()[depth + 1]
+    positions = getattr(caller, "positions", None)  # Python 3.11+: the call's columns
+    col = positions.col_offset + 1 if positions and positions.col_offset is not None else None
+    return caller.filename, caller.lineno, col
+
+
 @dataclass
 class Schedule:
     kernel: object
     directives: list[Directive] = field(default_factory=list)
     # schedules of called kernels (``compose``), applied to their functions in the module
     composed: list["Schedule"] = field(default_factory=list)
+    #: where ``vichls.customize`` made it: (file, line, column)
+    made_at: tuple = field(default=(None, None, None), compare=False)
 
     # -- recording --------------------------------------------------------------------------
     def _record(self, directive: str, args: tuple, **options) -> "Schedule":
-        caller = inspect.stack()[2]
-        positions = getattr(caller, "positions", None)  # Python 3.11+: the call's columns
-        col = positions.col_offset + 1 if positions and positions.col_offset is not None else None
-        d = Directive(directive, args, tuple(sorted(options.items())), caller.filename,
-                      caller.lineno, col)
+        d = Directive(directive, args, tuple(sorted(options.items())), *call_site(2))
         self._validate(d)
         self.directives.append(d)
         return self
@@ -207,19 +213,19 @@ class Schedule:
         that kernel's loops, as Allo's compose does: ``s.compose(stage_schedule)``."""
         if not isinstance(other, Schedule):
             raise TypeError("compose() takes a schedule: vichls.customize(sub_kernel)")
-        caller = inspect.stack()[1]
+        where = call_site(1)
         called = self._called_kernels()
         name = other.kernel.name
         if name not in called:
             raise DirectiveError(f"s.compose(...): kernel '{self.kernel.name}' does not call "
-                                 f"'{name}'", caller.filename, caller.lineno)
+                                 f"'{name}'", *where)
         from vichls.directives import LOOP_DIRECTIVES
 
         bad = next((d for d in other.directives if d.kind not in LOOP_DIRECTIVES), None)
         if bad is not None:
             raise DirectiveError(f"s.compose(...): {bad.spelled()} of '{name}' cannot be composed "
                                  "(only loop directives can; apply it to the top kernel)",
-                                 caller.filename, caller.lineno)
+                                 *where)
         self.composed.append(other)
         return self
 
@@ -307,4 +313,4 @@ def customize(kernel) -> Schedule:
 
     if not isinstance(kernel, Kernel):
         raise TypeError("customize() takes a @kernel function")
-    return Schedule(kernel)
+    return Schedule(kernel, made_at=call_site(1))

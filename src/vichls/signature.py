@@ -17,6 +17,7 @@ from xdsl.dialects import builtin, func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
@@ -33,6 +34,8 @@ RET_ATTR = "vichls.ret_type"
 KERNEL_ATTR = "vichls.kernel"
 #: on a stream argument: "in" when the kernel gets from it, "out" when it puts to it
 STREAM_ATTR = "vichls.stream"
+#: on a stream argument: the depth its declaration gives (``stream[int32, 4]``)
+DEPTH_ATTR = "vichls.depth"
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,8 @@ class KernelSignature:
             entries = {NAME_ATTR: StringAttr(p.name), TYPE_ATTR: StringAttr(type_name(p.scalar))}
             if p.direction is not None:
                 entries[STREAM_ATTR] = StringAttr(p.direction)
+            if isinstance(p.type, StreamType):
+                entries[DEPTH_ATTR] = IntegerAttr(p.type.depth, IntegerType(64))
             return DictionaryAttr(entries)
 
         return ArrayAttr([attrs(p) for p in self.params])
@@ -87,11 +92,11 @@ class KernelSignature:
 
 def ir_type(t: ScalarType | ArrayType | StreamType):
     """The signless IR type of a kernel type: ``i32``, ``memref<8x8xi32>`` or
-    ``!stream.stream<i32, 2>``."""
+    ``!stream.stream<i32>``."""
     if isinstance(t, ArrayType):
         return MemRefType(IntegerType(t.element.width), list(t.shape))
     if isinstance(t, StreamType):
-        return ir_stream.StreamType(IntegerType(t.element.width), t.depth)
+        return ir_stream.StreamType(IntegerType(t.element.width))
     return IntegerType(t.width)
 
 
@@ -113,7 +118,8 @@ def signature_of(f: func.FuncOp) -> KernelSignature:
             params.append(Param(name, ArrayType(scalar, shape)))
         elif isinstance(ty, ir_stream.StreamType):
             direction = entries[STREAM_ATTR].data if STREAM_ATTR in entries else None
-            params.append(Param(name, StreamType(scalar, ty.depth.data), direction))
+            depth = entries[DEPTH_ATTR].value.data if DEPTH_ATTR in entries else 2
+            params.append(Param(name, StreamType(scalar, depth), direction))
         else:
             params.append(Param(name, scalar))
     ret = None

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 MAX_WIDTH = 64
+#: the most elements an array may hold: a word address fits the 32-bit hardware index
+MAX_ARRAY_ELEMENTS = 1 << 31
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,9 @@ class ArrayType:
             raise ValueError("arrays have 1 to 4 dimensions")
         if any(d < 1 for d in self.shape):
             raise ValueError(f"array dimensions must be positive, got {self.shape}")
+        if self.size > MAX_ARRAY_ELEMENTS:
+            raise ValueError(f"an array holds at most {MAX_ARRAY_ELEMENTS} elements (its "
+                             f"address is a 32-bit index), not {self.size}")
 
     @property
     def size(self) -> int:

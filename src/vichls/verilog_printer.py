@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import IntegerType, ModuleOp
 from xdsl.ir import SSAValue
 
 import vichls
+from vichls.limits import deep
 from vichls.dialects import structural as st
 
 VERILOG_KEYWORDS = _KEYWORDS = set("""always and assign automatic begin buf bufif0 bufif1 case casex casez cell cmos
@@ -343,6 +344,7 @@ class VerilogPrinter:
         return lines
 
 
+@deep
 def emit_verilog(module: ModuleOp) -> str:
     """The Verilog text of the (single) component in ``module`` and its primitives."""
     components = [op for op in module.walk() if isinstance(op, st.ComponentOp)]

@@ -38,6 +38,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from vichls.limits import deep
 from vichls.cpu.arith_to_llvm import ArithToLlvm
 from vichls.cpu.c_entry_point import AddCEntryPoint
 from vichls.cpu.cf_to_llvm import CfToLlvm
@@ -255,6 +256,7 @@ class CpuModule:
         return f"<CpuModule {self.signature.name} -O{self.opt_level}>"
 
 
+@deep
 def compile_cpu(module: ModuleOp, *, opt_level: int = 3) -> CpuModule:
     """Compile the loop-level `module` (docs/ir.md) for the host CPU. `module` is not modified."""
     if opt_level not in (0, 1, 2, 3):

@@ -5,7 +5,7 @@ element slots (a power of two). `head` and `tail` count the elements got and put
 buffer was filled (they only grow), so the stream holds `tail - head` elements, the oldest
 in slot `head & mask`. Elements are stored sign-extended to i64.
 
-- a `!stream.stream<iW, d>` argument becomes `memref<?xi64>` (the caller's buffer; the
+- a `!stream.stream<iW>` argument becomes `memref<?xi64>` (the caller's buffer; the
   CPU call wrapper builds the top kernel's from a `vichls.Stream`, jit.py);
 - `stream.create` becomes a `memref.alloca` of the capacity given by the put bound of
   vichls.cpu.stream_put_bounds (every element ever put fits, so it cannot overflow), or

@@ -1,12 +1,13 @@
 """Streams on the loop level: first-in first-out channels of integers.
 
-A value of type ``!stream.stream<i32, 4>`` is a FIFO of ``i32`` elements with room for 4.
+A value of type ``!stream.stream<i32>`` is a FIFO of ``i32`` elements.
 Kernels get one as a parameter (``x: vichls.stream[int32, 4]``: an ``ap_fifo`` port set
 of the Verilog top) or make one locally (``q = vichls.stream[int32, 4]()``) to connect
 the tasks of a dataflow design; the graph level also makes them when it turns an array
 written and read in the same order into a FIFO (passes/infer_streams.py).
 
-- ``stream.create``: a local stream (one FIFO of ``depth`` elements in hardware);
+- ``stream.create {depth = 8 : i64}``: a local stream (one FIFO of ``depth`` elements in
+  hardware);
 - ``stream.get %s : i32``: removes the oldest element and yields it; waits while the
   stream is empty (in hardware the whole task stalls; the sequential Python and CPU
   semantics have unbounded streams, so a get from an empty one is an error there);
@@ -18,37 +19,41 @@ written and read in the same order into a FIFO (passes/infer_streams.py).
   (passes/hoist_local_streams.py).
 
 Element types are signless integers, as everywhere on the loop level; the kernel type
-(signedness) travels in the ``vichls.type`` attributes of the signature. ``depth`` is the
-FIFO capacity in hardware; it does not change the meaning of a program.
+(signedness) travels in the ``vichls.type`` attributes of the signature. ``depth`` (an
+attribute of ``stream.create``, and ``vichls.depth`` of a stream parameter) is the FIFO
+capacity in hardware; it does not change the meaning of a program.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntAttr, IntegerType
+from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
-    param_def,
+    prop_def,
     result_def,
 )
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 
 
 @irdl_attr_definition
 class StreamType(ParametrizedAttribute, TypeAttribute):
-    """A FIFO of ``element_type`` values with room for ``depth`` of them."""
+    """A FIFO of ``element_type`` values. Its depth is not part of the type: a kernel takes
+    streams of any depth, so that calls type-check whatever the depth of the stream passed;
+    the depth of a local stream is an attribute of its ``stream.create``."""
 
     name = "stream.stream"
 
     element_type: IntegerType
-    depth: IntAttr = param_def(converter=IntAttr.get)
 
-    def __init__(self, element_type: IntegerType, depth: int | IntAttr = 2):
-        super().__init__(element_type, depth if isinstance(depth, IntAttr) else IntAttr(depth))
+    def __init__(self, element_type: IntegerType):
+        super().__init__(element_type)
 
     @property
     def width(self) -> int:
@@ -57,28 +62,31 @@ class StreamType(ParametrizedAttribute, TypeAttribute):
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             printer.print_attribute(self.element_type)
-            printer.print_string(", ")
-            printer.print_int(self.depth.data)
 
     @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute, IntAttr]:
+    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute]:
         with parser.in_angle_brackets():
             element = parser.parse_type()
-            parser.parse_punctuation(",")
-            depth = IntAttr(parser.parse_integer())
-        return (element, depth)
+        return (element,)
 
 
 @irdl_op_definition
 class CreateOp(IRDLOperation):
-    """A local stream, empty on entry to the kernel."""
+    """A local stream with room for ``depth`` elements, empty when made."""
 
     name = "stream.create"
+    depth = prop_def(IntegerAttr)
     result = result_def(StreamType)
     assembly_format = "attr-dict `:` type($result)"
+    irdl_options = (ParsePropInAttrDict(),)
 
-    def __init__(self, stream_type: StreamType):
-        super().__init__(result_types=[stream_type])
+    def __init__(self, stream_type: StreamType, depth: int):
+        super().__init__(result_types=[stream_type],
+                         properties={"depth": IntegerAttr(depth, IntegerType(64))})
+
+    def verify_(self) -> None:
+        if self.depth.value.data < 1:
+            raise VerifyException(f"a stream holds at least one element, not {self.depth.value.data}")
 
 
 @irdl_op_definition

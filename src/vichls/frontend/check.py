@@ -218,7 +218,10 @@ class Checker:
                 shape.append(v)
             if not 1 <= len(shape) <= 4:
                 raise self.error(node, f"arrays have 1 to 4 dimensions, got {len(shape)}")
-            return ArrayType(elem, tuple(shape))
+            try:
+                return ArrayType(elem, tuple(shape))
+            except ValueError as e:
+                raise self.error(node, str(e)) from None
         if isinstance(node, ast.Call) and not node.keywords and len(node.args) == 1:
             f = self.type_callee(node.func)
             if f in (int_, uint_):

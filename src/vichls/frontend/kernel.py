@@ -11,11 +11,14 @@ import ast
 import functools
 import importlib.util
 import inspect
+import io
 import linecache
 import sys
 import textwrap
+import tokenize
 from pathlib import Path
 
+from vichls.limits import MAX_NESTING, deep
 from vichls.errors import KernelError, VichlsError
 from vichls.frontend import tree as T
 from vichls.signature import KernelSignature, Param, check_call_args
@@ -63,6 +66,11 @@ class Kernel:
         if not fdefs:
             raise KernelError(f"cannot find the definition of kernel '{self.name}'", filename,
                               start)
+        too_deep = _deeper_than(fdefs[0], MAX_NESTING)
+        if too_deep is not None:
+            raise KernelError(f"statements and expressions nest too deeply (more than "
+                              f"{MAX_NESTING} levels)", filename, too_deep.lineno + start - 1,
+                              too_deep.col_offset + indent + 1)
         return fdefs[0], filename, start - 1, indent
 
     def tree(self) -> T.KernelTree:
@@ -73,7 +81,7 @@ class Kernel:
             fdef, filename, line_offset, col_offset = self._source()
             self._checking = True
             try:
-                self._tree = Checker(self, fdef, filename, line_offset, col_offset).run()
+                self._tree = deep(Checker(self, fdef, filename, line_offset, col_offset).run)()
             finally:
                 self._checking = False
         return self._tree
@@ -105,6 +113,20 @@ class Kernel:
         return build_module(self)
 
 
+def _deeper_than(root: ast.AST, limit: int) -> ast.AST | None:
+    """The first node (with a position) deeper than ``limit`` in ``root``'s syntax tree,
+    found without recursion."""
+    stack = [(root, 0, root)]
+    while stack:
+        node, depth, placed = stack.pop()
+        if hasattr(node, "lineno"):
+            placed = node
+        if depth > limit:
+            return placed
+        stack.extend((child, depth + 1, placed) for child in ast.iter_child_nodes(node))
+    return None
+
+
 def kernel(fn) -> Kernel:
     """Declare a kernel: a typed Python function vichls compiles to hardware and to the CPU."""
     return Kernel(fn)
@@ -132,6 +154,7 @@ def load_file(path: str | Path) -> dict:
     path = Path(path)
     if not path.is_file():
         raise VichlsError(f"no such file: {path}")
+    _check_encoding(path)
     mod_name = f"_vichls_user_{abs(hash(str(path.resolve()))) % 10**12}"
     spec = importlib.util.spec_from_file_location(mod_name, path)
     if spec is None or spec.loader is None:
@@ -152,6 +175,34 @@ def load_file(path: str | Path) -> dict:
     finally:
         sys.path.pop(0)
     return vars(module)
+
+
+def _check_encoding(path: Path) -> None:
+    """Refuse a file that its declared encoding (UTF-8 unless it says otherwise, PEP 263)
+    does not decode, at the first byte that does not decode."""
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise VichlsError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    except SyntaxError as e:  # a bad byte in the first two lines, or a bad declaration
+        encoding = "utf-8"
+        declaration_error = e
+    else:
+        declaration_error = None
+    try:
+        raw.decode(encoding)
+    except UnicodeDecodeError as e:
+        before = raw[:e.start]
+        line = before.count(b"\n") + 1
+        col = e.start - (before.rfind(b"\n") + 1) + 1
+        raise KernelError(f"the file is not valid {encoding} text (byte 0x{raw[e.start]:02x}); "
+                          "save it as UTF-8 or declare its encoding (# -*- coding: ... -*-)",
+                          str(path), line, col) from None
+    if declaration_error is not None:
+        raise KernelError(f"bad encoding declaration: {declaration_error.msg}", str(path),
+                          declaration_error.lineno or 1, 1) from None
 
 
 def _innermost_position_in(tb, filename: str) -> tuple[int | None, int | None]:

@@ -18,10 +18,15 @@ from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Span
 
+from vichls.limits import deep
 from vichls.dialects import stream as ir_stream
 from vichls.errors import VichlsError
+from vichls.frontend.package_check import PackageError, check_package
+from vichls.limits import MAX_NESTING, deep_recursion
 from vichls.signature import top_function
 
 
@@ -44,6 +49,7 @@ class _LocationPrinter(Printer):
         super().print_operation_type(op)
 
 
+@deep
 def print_module(module: ModuleOp, with_locations: bool = True) -> str:
     """MLIR text of the module; with locations, it parses back with ``load_mlir``."""
     buf = io.StringIO()
@@ -67,31 +73,85 @@ def normalize_affine_access_maps(module: ModuleOp) -> None:
             op.map = AffineMapAttr(_symbols_to_dims(op.map.data))
 
 
+class _PositionParser(Parser):
+    """A parser that remembers where in the text each operation starts, so that errors
+    found after parsing (verification, the package check) point into the file."""
+
+    def __init__(self, ctx: Context, text: str, name: str):
+        super().__init__(ctx, text, name)
+        self.starts: dict[Operation, int] = {}
+        self.last_start = 0
+
+    def parse_operation(self) -> Operation:
+        start = self.last_start = self.pos
+        op = super().parse_operation()
+        self.starts[op] = start
+        return op
+
+    def line_col(self, position: int) -> tuple[int, int]:
+        where = Span(position, position, self.lexer.input).get_location()
+        return where.line, where.col
+
+
+def _error_at(parser: _PositionParser, path: Path, op: Operation | None, message: str
+              ) -> VichlsError:
+    position = None
+    while op is not None and position is None:  # an op the parser made (a terminator left
+        position = parser.starts.get(op)       # implicit in the text): its parent's place
+        op = op.parent_op()
+    if position is None:
+        return VichlsError(message, str(path))
+    return VichlsError(message, str(path), *parser.line_col(position))
+
+
+@deep
 def load_mlir(path: str | Path) -> ModuleOp:
+    """Parse, verify and check a package; every error is a VichlsError with the place in
+    the file (exit status 2 on the command line)."""
     path = Path(path)
     try:
-        text = path.read_text()
+        text = path.read_bytes().decode("utf-8")
     except OSError as e:
         raise VichlsError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        before = e.object[:e.start]
+        line = before.count(b"\n") + 1
+        col = e.start - (before.rfind(b"\n") + 1) + 1
+        raise VichlsError("the file is not UTF-8 text (MLIR text is UTF-8)", str(path),
+                          line, col) from None
+    parser = _PositionParser(loop_level_context(), text, str(path))
     try:
-        module = Parser(loop_level_context(), text, str(path)).parse_module()
+        with deep_recursion():
+            module = parser.parse_module()
     except ParseError as e:
-        line = col = None
-        span = getattr(e, "span", None)
-        if span is not None:
-            try:
-                line, col = span.get_line_col()
-            except Exception:  # older/newer span APIs: the message still has the place
-                line = col = None
-        msg = str(e).strip().splitlines()[-1] if str(e).strip() else "parse error"
-        raise VichlsError(f"not valid loop-level IR: {msg}", str(path), line, col) from None
+        where = e.span.get_location()
+        msg = " ".join(e.msg.split()) if e.msg else "parse error"
+        raise VichlsError(f"not valid loop-level IR: {msg}", str(path), where.line,
+                          where.col) from None
+    except VerifyException as e:  # raised while parsing an attribute (a constant too wide)
+        raise VichlsError(f"not valid loop-level IR: {' '.join(str(e).split())}", str(path),
+                          *parser.line_col(parser.last_start)) from None
+    except RecursionError:
+        raise VichlsError(f"not valid loop-level IR: regions nest too deeply (at most "
+                          f"{MAX_NESTING} levels)", str(path),
+                          *parser.line_col(parser.last_start)) from None
     normalize_affine_access_maps(module)
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except VerifyException as e:
+            raise _error_at(parser, path, op, f"the IR does not verify: "
+                                              f"{' '.join(str(e).split())}") from None
     try:
         module.verify()
     except VerifyException as e:
-        raise VichlsError(f"the IR does not verify: {e}", str(path)) from None
+        raise VichlsError(f"the IR does not verify: {' '.join(str(e).split())}", str(path)) from None
     try:
         top_function(module)
     except ValueError as e:
         raise VichlsError(str(e), str(path)) from None
+    try:
+        check_package(module)
+    except PackageError as e:
+        raise _error_at(parser, path, e.op, str(e)) from None
     return module

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vichls.limits import deep
 from vichls.errors import VichlsError
 from vichls.frontend import tree as T
 from vichls.types import ArrayType, ScalarType, Stream, StreamEmptyError
@@ -269,6 +270,7 @@ def reference_source(kernel) -> str:
     return _Gen(kernel.tree()).function()
 
 
+@deep
 def build_reference(kernel):
     gen = _Gen(kernel.tree())
     src = gen.function()

@@ -37,6 +37,7 @@ from xdsl.ir.affine import (
 from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 
+from vichls.limits import deep
 from vichls.dialects import stream as ir_stream
 from vichls.frontend import tree as T
 from vichls.signature import TOP_ATTR, KernelSignature, Param, annotate, ir_type
@@ -187,7 +188,7 @@ class FunctionBuilder:
                 self.slots[p] = self.alloca(p.type)
         for sym in kt.locals:
             if sym.is_stream:
-                create = self.add(ir_stream.CreateOp(ir_type(sym.type)))
+                create = self.add(ir_stream.CreateOp(ir_type(sym.type), sym.type.depth))
                 create.attributes["vichls.name"] = StringAttr(sym.name)
                 create.location = self.loc_of(sym.loc)
                 self.slots[sym] = create.results[0]
@@ -608,7 +609,8 @@ class FunctionBuilder:
         return low, high
 
     def to_index(self, v: SSAValue, ty: ScalarType) -> SSAValue:
-        if not ty.signed:
+        if not ty.signed and ty.width < 64:  # a uint64 index is read as it is (values
+            # of 2**63 and more are out of any array's range either way)
             v = self.add(arith.ExtUIOp(v, IntegerType(64))).results[0]
         return self.add(arith.IndexCastOp(v, _INDEX)).results[0]
 
@@ -855,6 +857,7 @@ def build_function(kernel) -> func.FuncOp:
     return f
 
 
+@deep
 def build_module(kernel) -> ModuleOp:
     """The loop-level IR of ``kernel`` and every kernel it calls (callees first)."""
     order: list = []

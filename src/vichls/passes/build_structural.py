@@ -427,7 +427,7 @@ class StructuralBuilder:
     def local_stream(self, op: stream.CreateOp):
         width = op.result.type.width
         cell = self.cell(hint_of(op.result, "fifo"), "vichls_fifo",
-                         {"WIDTH": width, "DEPTH": op.result.type.depth.data}, [
+                         {"WIDTH": width, "DEPTH": op.depth.value.data}, [
             ("rst", "in", 1), ("din", "in", width), ("write", "in", 1), ("full_n", "out", 1),
             ("dout", "out", width), ("read", "in", 1), ("empty_n", "out", 1)])
         # emptied by reset and between calls, as a new stream is empty at every call;

@@ -59,7 +59,7 @@ def check_stream_depths(function: func.FuncOp) -> None:
     body = function.body.block
     for create in [op for op in body.ops if isinstance(op, stream.CreateOp)]:
         value = create.result
-        depth = value.type.depth.data
+        depth = create.depth.value.data
         name = create.attributes["vichls.name"].data if "vichls.name" in create.attributes \
             else (value.name_hint or "a local stream")
         pending = 0

@@ -437,6 +437,8 @@ def _build_graph(module: ModuleOp, top: func.FuncOp, segments: list[Segment],
             "producer": StringAttr(segments[writer].name),
             "consumer": StringAttr(segments[reader].name),
         }
+        if isinstance(value.owner, stream.CreateOp):
+            props["depth"] = value.owner.depth
         channel = graph.ChannelOp.create(properties=props, result_types=[value.type])
         channel.location = declared[value]  # for messages
         new_body.add_op(channel)

@@ -81,7 +81,7 @@ def infer_streams(module: ModuleOp) -> None:
         new = graph.ChannelOp.create(
             properties={**channel.properties, "kind": StringAttr("fifo"),
                         "depth": IntegerAttr(DEFAULT_FIFO_DEPTH, i64)},
-            result_types=[stream.StreamType(element, DEFAULT_FIFO_DEPTH)])
+            result_types=[stream.StreamType(element)])
         new.result.name_hint = value.name_hint
         Rewriter.insert_op(new, InsertPoint.before(channel))
         value.replace_all_uses_with(new.result)
@@ -125,7 +125,7 @@ def _to_stream(function: func.FuncOp, index: int, direction: str) -> None:
     block = function.body.block
     old = block.args[index]
     element = old.type.element_type
-    new = block.insert_arg(stream.StreamType(element, DEFAULT_FIFO_DEPTH), index)
+    new = block.insert_arg(stream.StreamType(element), index)
     new.name_hint = old.name_hint
     accesses = sorted((use.operation for use in old.uses),
                       key=lambda op: op.parent_block().get_operation_index(op))

@@ -23,9 +23,12 @@ use maps with dimensions only.
 
 from __future__ import annotations
 
+import functools
+
 from xdsl.context import Context
 from xdsl.dialects import affine, arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr, AffineMap
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -97,7 +100,45 @@ class _LowerForWithBounds(RewritePattern):
         rewriter.replace(op, loop)
 
 
+def _left_sums(e: AffineExpr) -> AffineExpr:
+    """``e`` with every sum of several terms nested to the left, terms in their order."""
+    if not isinstance(e, AffineBinaryOpExpr):
+        return e
+    if e.kind != AffineBinaryOpKind.Add:
+        return AffineBinaryOpExpr(e.kind, _left_sums(e.lhs), _left_sums(e.rhs))
+    terms, todo = [], [e]
+    while todo:  # in-order walk of the sum's tree
+        t = todo.pop()
+        if isinstance(t, AffineBinaryOpExpr) and t.kind == AffineBinaryOpKind.Add:
+            todo += [t.rhs, t.lhs]
+        else:
+            terms.append(_left_sums(t))
+    out = terms[0]
+    for t in terms[1:]:
+        out = AffineBinaryOpExpr(AffineBinaryOpKind.Add, out, t)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _as_text_gives(m: AffineMap) -> AffineMap:
+    return AffineMap(m.num_dims, m.num_symbols, tuple(_left_sums(r) for r in m.results))
+
+
+def canonical_maps(module: ModuleOp) -> None:
+    """Every affine map becomes the one its text parses to (the printer writes a sum
+    without inner parentheses, the parser nests it to the left). Maps built in memory (by the
+    front end or a tiling) and the same maps read from a package print alike but may nest
+    their sums differently (``d0 + (d1 + d2)`` against ``(d0 + d1) + d2``), which the
+    lowering turns into adders in another order; after this, a package compiles exactly
+    like the kernel it came from."""
+    for op in module.walk():
+        for name, attr in list(op.properties.items()):
+            if isinstance(attr, AffineMapAttr):
+                op.properties[name] = AffineMapAttr(_as_text_gives(attr.data))
+
+
 def lower_affine_for_fpga(module: ModuleOp) -> None:
+    canonical_maps(module)
     PatternRewriteWalker(
         GreedyRewritePatternApplier(
             [_LoadKeepingLocation(), _StoreKeepingLocation(), _LowerForWithBounds()])

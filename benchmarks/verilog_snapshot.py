@@ -1,0 +1,48 @@
+"""Write the Verilog of every suite design without directives, at both sizes, for the xc7 at
+10 ns and the ECP5 at 150 MHz (27 x 2 x 2 = 108 files), into one folder.
+
+A refactoring or a fix that must not change what the compiler makes is checked by running
+this before and after it and comparing the folders (`diff -r BEFORE AFTER`).
+
+    python benchmarks/verilog_snapshot.py OUT_DIR [--names gemm,atax]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.suite import SIZES, benchmarks  # noqa: E402
+from vichls.fpga import compile_fpga  # noqa: E402
+from vichls.oplib import use_device  # noqa: E402
+
+TARGETS = (("xc7", 10.0), ("ecp5", 1000.0 / 150))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path, help="folder to write <name>-<size>-<device>.v into")
+    parser.add_argument("--names", help="comma-separated benchmark names (default: all)")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    names = args.names.split(",") if args.names else None
+    start = time.perf_counter()
+    count = 0
+    for size in SIZES:
+        for bench in benchmarks(size, names):
+            module = bench.kernel.module()
+            for device, period in TARGETS:
+                with use_device(device):
+                    design = compile_fpga(module, clock_period_ns=period)
+                (args.out / f"{bench.name}-{size}-{device}.v").write_text(design.verilog)
+                count += 1
+    print(f"{count} designs written to {args.out} in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""How deep a program may nest, and the stack the compiler runs deep programs on.
+
+The front end and several passes walk the program recursively (an ``elif`` chain is an
+``if`` nested in the ``else`` of the one before; ``a + b + c`` is ``(a + b) + c``), and so
+does xDSL's parser of MLIR text. Python's default limit of 1,000 frames, and the 8 MiB
+stack of the main thread, are far below what legal programs need: an ``elif`` chain of 400
+branches, an expression of 1,000 terms. So:
+
+- ``MAX_NESTING`` bounds the nesting of a kernel (statements and expressions, counted as
+  the depth of its Python syntax tree) and of a loop-level package (regions in regions);
+  deeper input is refused with "nested too deeply" at the place where it passes the limit;
+- ``deep(fn)`` runs a compiler entry point on a thread with a stack and a recursion limit
+  sized for that bound (the thread sees the caller's context variables, the device
+  among them), and re-raises what it raises.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import functools
+import sys
+import threading
+
+#: The deepest nesting of a kernel's syntax tree or of a package's regions.
+MAX_NESTING = 2000
+
+#: Python frames allowed while running deep: the passes and the parser take a few dozen
+#: frames per level of nesting.
+_RECURSION_LIMIT = 200_000
+#: The stack of the thread that runs deep (1 GiB of address space, used only as deep as
+#: the program nests).
+_STACK_BYTES = 1 << 30
+
+_local = threading.local()
+
+
+@contextlib.contextmanager
+def deep_recursion():
+    """Raise the recursion limit for the duration (only where ``deep`` gave a big stack)."""
+    if not getattr(_local, "deep", False):
+        yield
+        return
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, _RECURSION_LIMIT))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def deep(fn):
+    """Run ``fn`` on a thread with a big stack and a high recursion limit."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if getattr(_local, "deep", False):
+            return fn(*args, **kwargs)
+        context = contextvars.copy_context()
+        outcome: dict = {}
+
+        def run():
+            _local.deep = True
+            try:
+                with deep_recursion():
+                    outcome["value"] = context.run(fn, *args, **kwargs)
+            except BaseException as e:  # noqa: BLE001 - handed back to the caller
+                outcome["error"] = e
+
+        old = threading.stack_size()
+        threading.stack_size(_STACK_BYTES)
+        try:
+            thread = threading.Thread(target=run, name=f"vichls-{fn.__name__}")
+            thread.start()
+        finally:
+            threading.stack_size(old)
+        thread.join()
+        if "error" in outcome:
+            raise outcome["error"].with_traceback(outcome["error"].__traceback__)
+        return outcome.get("value")
+
+    return wrapper
