@@ -1,4 +1,4 @@
-# expect: 17:1: does not call 'other'
+# expect: 18:1: does not call 'other'
 import vichls
 from vichls import kernel, int32
 
