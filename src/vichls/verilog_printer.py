@@ -63,25 +63,24 @@ class VerilogPrinter:
         self.ops = list(component.body.block.ops)
         self.names: dict[SSAValue, str] = {}
         self.taken: set[str] = set()
+        self.next_suffix: dict[str, int] = {}  # base -> the first suffix not yet tried
 
     def name_for(self, base: str) -> str:
-        """A fresh signal name (not a value's) starting with ``base``."""
-        candidate, k = base, 0
+        """A fresh signal name (not a value's): ``base``, else ``base_1``, ``base_2``... the
+        first not taken. Names are only ever added, so the search for a base resumes where
+        it last stopped (linear in the names of a design, not quadratic)."""
+        k = self.next_suffix.get(base, 0)
+        candidate = base if k == 0 else f"{base}_{k}"
         while candidate in self.taken or candidate in _KEYWORDS:
             k += 1
             candidate = f"{base}_{k}"
+        self.next_suffix[base] = k + 1
         self.taken.add(candidate)
         return candidate
 
     def name(self, value: SSAValue) -> str:
         if value not in self.names:
-            base = value.name_hint or "n"
-            candidate, k = base, 0
-            while candidate in self.taken or candidate in _KEYWORDS:
-                k += 1
-                candidate = f"{base}_{k}"
-            self.taken.add(candidate)
-            self.names[value] = candidate
+            self.names[value] = self.name_for(value.name_hint or "n")
         return self.names[value]
 
     # -- expressions -------------------------------------------------------------------

@@ -235,6 +235,10 @@ class _Gen:
         elif isinstance(s, T.If):
             self.emit(depth, f"if {self.expr(s.cond)}:")
             self.block(s.then, depth + 1)
+            while len(s.orelse) == 1 and isinstance(s.orelse[0], T.If):  # an elif chain
+                s = s.orelse[0]  # stays flat, as Python nests no deeper than 100 blocks
+                self.emit(depth, f"elif {self.expr(s.cond)}:")
+                self.block(s.then, depth + 1)
             if s.orelse:
                 self.emit(depth, "else:")
                 self.block(s.orelse, depth + 1)

@@ -13,6 +13,8 @@ effects, so nothing here evaluates them speculatively or merges them).
 
 from __future__ import annotations
 
+import contextlib
+
 from typing import Optional
 
 from xdsl.dialects import affine, arith, builtin, func, memref, scf
@@ -845,10 +847,41 @@ class FunctionBuilder:
         return op.results[0] if results else None
 
 
+@contextlib.contextmanager
+def _effects_remembered():
+    """xDSL's dead-code elimination and CSE ask each op for its memory effects, and an
+    ``scf.if`` answers with those of everything nested in it, again for every op that
+    asks: quadratic in the nesting (an elif chain of 400 branches took 20 s). While they
+    run, each op's answer is computed once. Removing dead ops and merging pure ones can
+    only drop reads and pure ops, so an answer given earlier stays true enough for them:
+    a write is never dropped."""
+    import xdsl.traits as traits
+    import xdsl.transforms.common_subexpression_elimination as cse_module
+    import xdsl.transforms.dead_code_elimination as dce_module
+
+    original = traits.get_effects
+    known: dict = {}
+
+    def remembered(op):
+        if op not in known:
+            known[op] = original(op)
+        return known[op]
+
+    modules = (traits, cse_module, dce_module)
+    for m in modules:
+        m.get_effects = remembered
+    try:
+        yield
+    finally:
+        for m in modules:
+            m.get_effects = original
+
+
 def _clean(f: func.FuncOp) -> None:
     """Remove what the builder made and nothing uses; merge identical pure values."""
-    region_dce(f.body)
-    cse(f)
+    with _effects_remembered():
+        region_dce(f.body)
+        cse(f)
 
 
 def build_function(kernel) -> func.FuncOp:

@@ -271,6 +271,7 @@ class StructuralBuilder:
         self.stream_sides: dict[tuple, StreamSide] = {}  # (stream value, "get"/"put") -> side
         self.stall_terms: list[tuple[SSAValue, SSAValue]] = []  # (op guard, side ready)
         self.fifo_resets: dict[SSAValue, SSAValue] = {}  # local stream -> its FIFO's rst
+        self.op_guards: dict[tuple, SSAValue] = {}  # (group, cycle, predicate prefix) -> guard
 
     # -- small helpers --------------------------------------------------------------
     def emit(self, op: Operation, name: str | None = None) -> Operation:
@@ -576,11 +577,18 @@ class StructuralBuilder:
         """The guard of an access: the group's cycle, and the conditions of the ifs around
         it in a pipelined loop or a predicated if (which are not branched)."""
         g = self.guard(group, cycle)
-        for cond, polarity in self.predicate:
-            c = self.read(cond, group, cycle)
-            if not polarity:
-                c = self.emit(comb.XorOp([c, self.const(1, 1)]), self.names.fresh("not")).results[0]
-            g = self.emit(comb.AndOp([g, c]), self.names.fresh("pred")).results[0]
+        for k, (cond, polarity) in enumerate(self.predicate):
+            # one conjunction per prefix of the ifs around: ops under the same ifs share it,
+            # and a nest of n ifs costs n gates, not one chain of n per op
+            key = (group, cycle, self.predicate[:k + 1])
+            if key not in self.op_guards:
+                c = self.read(cond, group, cycle)
+                if not polarity:
+                    c = self.emit(comb.XorOp([c, self.const(1, 1)]),
+                                  self.names.fresh("not")).results[0]
+                self.op_guards[key] = self.emit(comb.AndOp([g, c]),
+                                                self.names.fresh("pred")).results[0]
+            g = self.op_guards[key]
         return g
 
     def control_value(self, value: SSAValue) -> SSAValue:

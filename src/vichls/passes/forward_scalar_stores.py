@@ -19,32 +19,41 @@ from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block
 
+from vichls.passes.memory_effects import memory_effects
+
 
 def _is_scalar_memref(value) -> bool:
     return isinstance(value.type, MemRefType) and len(value.type.get_shape()) == 0
 
 
 def forward_scalar_stores(module: ModuleOp) -> None:
+    # what the loops below each op touch, as of now (they are forwarded into later, in
+    # walk order, so an if around a loop sees the loop as it is now)
+    effects = memory_effects(module)
     for op in list(module.walk()):
         if isinstance(op, scf.IfOp):
             continue  # forwarded into from the block around it
         for region in op.regions:
             for block in region.blocks:
-                _forward_in_block(block, {})
+                _forward_in_block(block, {}, effects)
 
 
-def _forward_in_block(block: Block, known: dict) -> None:
-    """``known``: 0-d memref -> the value it holds on entry (from the blocks around)."""
+def _forward_in_block(block: Block, known: dict, effects: dict) -> tuple[set, set]:
+    """``known``: 0-d memref -> the value it holds on entry (from the blocks around).
+    Returns the memrefs the block accesses and stores after forwarding (an if's branches
+    tell the block around them, so that no subtree is walked twice)."""
     known = dict(known)  # 0-d memref value -> last value stored to it
     unread_store = {}  # 0-d memref value -> its last store, if nothing read it since
+    inner_effects: dict = {}
     for op in list(block.ops):
         if isinstance(op, scf.IfOp):
+            accessed, stored = set(), set()
             for region in op.regions:
                 for inner in region.blocks:
-                    _forward_in_block(inner, known)
-            accessed = {inner.memref for inner in op.walk()
-                        if isinstance(inner, (memref.LoadOp, memref.StoreOp))}
-            stored = {inner.memref for inner in op.walk() if isinstance(inner, memref.StoreOp)}
+                    a, st = _forward_in_block(inner, known, effects)
+                    accessed |= a
+                    stored |= st
+            inner_effects[op] = (accessed, stored)
             for mem in accessed:
                 unread_store.pop(mem, None)
             for mem in stored:
@@ -65,3 +74,16 @@ def _forward_in_block(block: Block, known: dict) -> None:
         elif op.regions:
             known.clear()
             unread_store.clear()
+    accessed, stored = set(), set()
+    for op in block.ops:
+        if op in inner_effects:
+            accessed |= inner_effects[op][0]
+            stored |= inner_effects[op][1]
+        elif op.regions:
+            accessed |= effects[op].accessed
+            stored |= effects[op].stored
+        elif isinstance(op, (memref.LoadOp, memref.StoreOp)):
+            accessed.add(op.memref)
+            if isinstance(op, memref.StoreOp):
+                stored.add(op.memref)
+    return accessed, stored

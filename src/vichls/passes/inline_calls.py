@@ -22,22 +22,41 @@ class InlineError(Exception):
 
 
 def inline_calls(module: ModuleOp, top_name: str) -> None:
-    """Inline all calls in the function ``top_name``, then drop the other functions."""
+    """Inline all calls in the function ``top_name``, then drop the other functions.
+
+    Callees are inlined into their callers bottom-up (a callee's own calls first), so each
+    function body is copied once per call site and a chain of kernels calling each other
+    costs time linear in its length, however long. A call that reaches a function still
+    being expanded is recursion, which kernels cannot do."""
     functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
     top = functions[top_name]
-    depth = 0
-    while True:
-        calls = [op for op in top.walk() if isinstance(op, func.CallOp)]
-        if not calls:
-            break
-        depth += 1
-        if depth > 64:
-            raise InlineError("calls nest more than 64 deep (recursion?)", calls[0])
-        for call in calls:
-            callee = functions.get(call.callee.root_reference.data)
-            if callee is None or callee is top:
-                raise InlineError(f"func.call of unknown or recursive function {call.callee}", call)
-            _inline_one(call, callee)
+    done: set[str] = set()
+    # an explicit stack (chains can be longer than Python's recursion allows):
+    # (function, whether its callees have been pushed)
+    stack: list[tuple[func.FuncOp, bool]] = [(top, False)]
+    open_: set[str] = set()
+    while stack:
+        f, expanded = stack.pop()
+        name = f.sym_name.data
+        if expanded:
+            for call in [op for op in f.walk() if isinstance(op, func.CallOp)]:
+                _inline_one(call, functions[call.callee.root_reference.data])
+            open_.discard(name)
+            done.add(name)
+            continue
+        if name in done:
+            continue
+        open_.add(name)
+        stack.append((f, True))
+        for call in [op for op in f.walk() if isinstance(op, func.CallOp)]:
+            callee_name = call.callee.root_reference.data
+            callee = functions.get(callee_name)
+            if callee is None:
+                raise InlineError(f"func.call of unknown function {call.callee}", call)
+            if callee_name in open_:
+                raise InlineError(f"func.call of {call.callee} is recursive", call)
+            if callee_name not in done:
+                stack.append((callee, False))
     for name, f in functions.items():
         if name != top_name:
             f.detach()

@@ -37,7 +37,15 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.ir import BlockArgument, Operation, SSAValue
-from xdsl.transforms.lower_affine import LowerAffinePass, affine_expr_ops, insert_affine_map_ops
+from xdsl.transforms.lower_affine import (
+    LowerAffineApply,
+    LowerAffineFor,
+    LowerAffineLoad,
+    LowerAffineStore,
+    LowerAffineYield,
+    affine_expr_ops,
+    insert_affine_map_ops,
+)
 
 
 class _LoadKeepingLocation(RewritePattern):
@@ -139,8 +147,17 @@ def canonical_maps(module: ModuleOp) -> None:
 
 def lower_affine_for_fpga(module: ModuleOp) -> None:
     canonical_maps(module)
+    # xDSL's walker would first ask every op whether it is dead, and for an scf.if that
+    # means the effects of everything nested in it: quadratic in the nesting of ifs (an
+    # elif chain). passes/remove_dead_ops.py removes dead ops later, so that is off here.
     PatternRewriteWalker(
         GreedyRewritePatternApplier(
-            [_LoadKeepingLocation(), _StoreKeepingLocation(), _LowerForWithBounds()])
+            [_LoadKeepingLocation(), _StoreKeepingLocation(), _LowerForWithBounds()],
+            dce_enabled=False)
     ).rewrite_module(module)
-    LowerAffinePass().apply(Context(allow_unregistered=True), module)
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier(
+            [LowerAffineStore(), LowerAffineLoad(), LowerAffineFor(), LowerAffineYield(),
+             LowerAffineApply()],
+            dce_enabled=False)
+    ).rewrite_module(module)

@@ -37,11 +37,23 @@ PREDICABLE_KINDS = frozenset({
 })
 
 
+#: the deepest nest of predicated ifs: each level ANDs its condition into the guard of every
+#: access below it, so a deeper nest (an ``elif`` chain of hundreds of branches, whose
+#: accesses to one register also take a cycle each) stays branched from there outwards
+MAX_PREDICATED_DEPTH = 8
+
+
 def predicate_ifs(module: ModuleOp) -> None:
     ifs = [op for op in module.walk() if isinstance(op, scf.IfOp)]
+    depth: dict = {}  # predicated if -> the ifs nested in it, itself included
     for branch in reversed(ifs):  # innermost first: an outer if may hold predicated ones
         if not in_pipeline(branch) and _predicable(branch):
-            branch.attributes[PREDICATED_ATTR] = UnitAttr()
+            inner = max((depth[op] for region in (branch.true_region, branch.false_region)
+                         for block in region.blocks for op in block.ops if op in depth),
+                        default=0)
+            if inner < MAX_PREDICATED_DEPTH:
+                branch.attributes[PREDICATED_ATTR] = UnitAttr()
+                depth[branch] = inner + 1
 
 
 def _predicable(branch: scf.IfOp) -> bool:

@@ -20,11 +20,9 @@ from __future__ import annotations
 
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation
+from xdsl.ir import Block
 
-
-def _stored_memrefs(op: Operation) -> set:
-    return {inner.memref for inner in op.walk() if isinstance(inner, memref.StoreOp)}
+from vichls.passes.memory_effects import memory_effects
 
 
 def _expression_key(op: Operation):
@@ -32,40 +30,96 @@ def _expression_key(op: Operation):
     return (op.name, tuple(op.operands), props, tuple(str(r.type) for r in op.results))
 
 
+class _Scoped:
+    """A table whose changes inside a block are undone when the block ends (a scoped
+    hash table: a nested block sees the entries of the blocks around it without copying
+    them, which keeps the pass linear in deep nests). A memory table's keys are
+    ``(memref, indices)``, and ``forget(memref)`` drops every entry of one memref."""
+
+    def __init__(self, memory: bool = False):
+        self.entries: dict = {}
+        self.memory = memory
+        self.by_memref: dict = {}  # memref -> its keys in entries (memory tables)
+        self.log: list[list] = []  # per open scope: (key, previous value or _ABSENT)
+
+    def enter(self) -> None:
+        self.log.append([])
+
+    def leave(self) -> None:
+        for key, previous in reversed(self.log.pop()):
+            self._set(key, previous)
+
+    def _set(self, key, value) -> None:
+        if value is _ABSENT:
+            del self.entries[key]
+            if self.memory:
+                self.by_memref[key[0]].discard(key)
+        else:
+            self.entries[key] = value
+            if self.memory:
+                self.by_memref.setdefault(key[0], set()).add(key)
+
+    def put(self, key, value) -> None:
+        self.log[-1].append((key, self.entries.get(key, _ABSENT)))
+        self._set(key, value)
+
+    def forget(self, mem) -> None:
+        for key in list(self.by_memref.get(mem, ())):
+            self.log[-1].append((key, self.entries[key]))
+            self._set(key, _ABSENT)
+
+    def get(self, key):
+        return self.entries.get(key)
+
+
+_ABSENT = object()
+
+
 def value_numbering(module: ModuleOp) -> None:
+    # what each loop or if stores (numbering erases loads and arith only, so the sets hold)
+    stored = {op: e.stored for op, e in memory_effects(module).items()}
     for op in module.ops:
         for region in op.regions:
             for block in region.blocks:
-                _number_block(block, {}, {})
+                _number_block(block, _Scoped(), _Scoped(memory=True), stored)
 
 
-def _number_block(block: Block, expressions: dict, memory: dict) -> None:
-    expressions = dict(expressions)
-    memory = dict(memory)
+def _number_block(block: Block, expressions: _Scoped, memory: _Scoped, stored_below: dict
+                  ) -> None:
+    expressions.enter()
+    memory.enter()
     for op in list(block.ops):
         if op.regions:
-            stored = _stored_memrefs(op)
-            inner_memory = {k: v for k, v in memory.items() if k[0] not in stored}
+            stored = stored_below[op]
+            memory.enter()  # inside: what the region may store is unknown from the start
+            for mem in stored:
+                memory.forget(mem)
             for region in op.regions:
                 for inner in region.blocks:
-                    _number_block(inner, expressions, inner_memory)
-            memory = {k: v for k, v in memory.items() if k[0] not in stored}
+                    _number_block(inner, expressions, memory, stored_below)
+            memory.leave()
+            for mem in stored:  # after: likewise
+                memory.forget(mem)
         elif isinstance(op, memref.StoreOp):
-            memory = {k: v for k, v in memory.items() if k[0] != op.memref}
-            memory[(op.memref, tuple(op.indices))] = op.value
+            memory.forget(op.memref)
+            memory.put((op.memref, tuple(op.indices)), op.value)
         elif isinstance(op, memref.LoadOp):
             key = (op.memref, tuple(op.indices))
-            if key in memory:
-                op.res.replace_all_uses_with(memory[key])
+            known = memory.get(key)
+            if known is not None:
+                op.res.replace_all_uses_with(known)
                 op.detach()
                 op.erase()
             else:
-                memory[key] = op.res
+                memory.put(key, op.res)
         elif op.dialect_name() == "arith" and len(op.results) == 1 and not op.regions:
             key = _expression_key(op)
-            if key in expressions:
-                op.results[0].replace_all_uses_with(expressions[key])
+            known = expressions.get(key)
+            if known is not None:
+                op.results[0].replace_all_uses_with(known)
                 op.detach()
                 op.erase()
             else:
-                expressions[key] = op.results[0]
+                expressions.put(key, op.results[0])
+    memory.leave()
+    expressions.leave()
