@@ -152,3 +152,33 @@ def test_a_closed_pipe_on_standard_output_ends_quietly(tmp_path, monkeypatch, ca
         status = main(["compile", str(src), "-o", str(tmp_path / "out")])
     assert status == 141
     assert "internal error" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("where", ["file", "under_a_file"])
+def test_an_output_path_that_cannot_be_a_folder_is_a_clear_error(tmp_path, capsys, where):
+    blocker = tmp_path / "taken"
+    blocker.write_text("not a folder")
+    out = blocker if where == "file" else blocker / "sub"
+    assert main(["compile", str(GEMM), "--top", "gemm", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "error: -o" in err and "internal error" not in err
+    assert blocker.read_text() == "not a folder"
+
+
+@pytest.mark.parametrize("option", [["--clock-period", "nan"], ["--clock-period", "inf"],
+                                    ["--target-mhz", "nan"], ["--clock-period", "-1"]])
+def test_clocks_that_are_not_finite_positive_numbers_are_refused(tmp_path, capsys, option):
+    with pytest.raises(SystemExit) as refused:
+        main(["compile", str(GEMM), "--top", "gemm", "-o", str(tmp_path / "o"), *option])
+    assert refused.value.code == 2
+    assert option[0] in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+def test_the_api_refuses_a_clock_that_is_not_finite():
+    from vichls.errors import VichlsError
+    from vichls.frontend.kernel import load_file
+    from vichls.fpga import compile_fpga
+
+    with pytest.raises(VichlsError):
+        compile_fpga(load_file(GEMM)["gemm"].module(), clock_period_ns=float("nan"))

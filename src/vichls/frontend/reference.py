@@ -24,6 +24,8 @@ non-terminating run iterates some loop for ever.
 
 from __future__ import annotations
 
+import ast
+
 import numpy as np
 
 from vichls.limits import deep
@@ -128,6 +130,8 @@ class _Gen:
         self.callees: dict[str, object] = {}
         self.stream_types: dict[str, object] = {}
         self.count_steps = count_steps  # spend one unit of the budget ``_b`` per iteration
+        self.level = 0  # nesting of the expression being written
+        self.fragments: dict[str, str] = {}  # placeholder -> the text it stands for
 
     def stream_type(self, sym: T.Sym) -> str:
         """The name of a namespace entry holding the StreamType of a local stream."""
@@ -145,6 +149,22 @@ class _Gen:
 
     # -- expressions --------------------------------------------------------------------
     def expr(self, e: T.Expr) -> str:
+        """The Python text of ``e``. Python's tokenizer takes at most 200 nested
+        parentheses, so every ``_FRAGMENT_LEVELS`` levels of a deep expression (a sum of a
+        thousand terms) the text below becomes a placeholder name, put back as a syntax
+        tree before compiling (``_compile``): the code is the same, only written in parts."""
+        self.level += 1
+        try:
+            text = self._expr_text(e)
+        finally:
+            self.level -= 1
+        if self.level and self.level % _FRAGMENT_LEVELS == 0:
+            name = f"_vichls_part_{len(self.fragments)}"
+            self.fragments[name] = text
+            return name
+        return text
+
+    def _expr_text(self, e: T.Expr) -> str:
         t = e.ty
         if isinstance(e, T.Const):
             return f"({e.value})"
@@ -269,6 +289,28 @@ class _Gen:
         return "\n".join(self.lines) + "\n"
 
 
+#: expression levels written as one piece of text (each level adds up to 5 parentheses)
+_FRAGMENT_LEVELS = 25
+
+
+def _compile(src: str, filename: str, fragments: dict[str, str]):
+    """Compile generated source whose placeholders stand for the texts in ``fragments``."""
+    if not fragments:
+        return compile(src, filename, "exec")
+    parsed = {name: ast.parse(text, filename, mode="eval").body
+              for name, text in fragments.items()}
+
+    class Substitute(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name):
+            if node.id in parsed:
+                return ast.copy_location(self.visit(parsed[node.id]), node)
+            return node
+
+    tree = Substitute().visit(ast.parse(src, filename))
+    ast.fix_missing_locations(tree)
+    return compile(tree, filename, "exec")
+
+
 def reference_source(kernel) -> str:
     """The Python source of a kernel's reference function (for reading and debugging)."""
     return _Gen(kernel.tree()).function()
@@ -282,12 +324,13 @@ def build_reference(kernel):
     for name, k in gen.callees.items():
         namespace[name] = k.reference()
     filename = f"<vichls reference of {kernel.name}>"
-    exec(compile(src, filename, "exec"), namespace)
+    exec(_compile(src, filename, gen.fragments), namespace)
     fn = namespace[kernel.tree().name]
     fn.__vichls_source__ = src
     return fn
 
 
+@deep
 def bounded_reference(kernel, max_steps: int):
     """The reference of ``kernel`` with a budget of ``max_steps`` loop iterations per call
     (callees included): a call that needs more raises ``ReferenceStepLimit``. Otherwise it
@@ -319,6 +362,6 @@ def _bounded(kernel, budget: list, top_name: str, max_steps: int, built: dict):
     namespace = dict(_HELPERS, _b=budget, _out_of_steps=out_of_steps, **gen.stream_types)
     for name, k in gen.callees.items():
         namespace[name] = _bounded(k, budget, top_name, max_steps, built)
-    exec(compile(src, f"<vichls bounded reference of {kernel.name}>", "exec"), namespace)
+    exec(_compile(src, f"<vichls bounded reference of {kernel.name}>", gen.fragments), namespace)
     fn = built[kernel.name] = namespace[kernel.tree().name]
     return fn
