@@ -139,6 +139,11 @@ class _Generator:
 
     def __init__(self, seed: int, directives: frozenset[str] = frozenset()):
         self.rng = random.Random(seed)
+        # the draws added later (``extras``) come from a stream of their own, so that the
+        # rest of a seed's program stays what earlier versions wrote
+        self.extra_rng = random.Random(f"extras-{seed}")
+        self.extra_names = 0
+        self.uses_streams = False
         self.counter = 0
         self.statements = 0
         self.is_top = False
@@ -149,6 +154,9 @@ class _Generator:
 
     # -- names and literals ------------------------------------------------------------
     def fresh(self, prefix: str) -> str:
+        if self.rng is self.extra_rng:
+            self.extra_names += 1
+            return f"{prefix}x{self.extra_names}"
         self.counter += 1
         return f"{prefix}{self.counter}"
 
@@ -203,6 +211,70 @@ class _Generator:
         if form == 1:
             return f"(uint8({e}) % {size})"
         return f"(int32({e}) % {size})"
+
+    # -- extras: shapes the generator learnt later, drawn from their own random stream --------
+    def extras(self, s: _Scope) -> tuple[list[str], list[str]]:
+        """(declarations for the start of the top kernel's body, statements for its end):
+        now and then a local stream that the call leaves partly full, a long elif chain, a
+        sum of many terms, a store at a uint64 index. Straight code at the top level only,
+        so no loop is added that a directive could name."""
+        main, saved = self.rng, (self.statements, self.straight)
+        self.rng = self.extra_rng
+        head: list[str] = []
+        tail: list[str] = []
+        try:
+            if self.rng.random() < 0.25:
+                self.local_stream(s, head, tail)
+            if self.rng.random() < 0.15:
+                tail += self.elif_chain(s)
+            if self.rng.random() < 0.15:
+                tail += self.wide_sum(s)
+            if s.arrays and self.rng.random() < 0.2:
+                name = self.rng.choice(sorted(s.arrays))
+                shape = s.arrays[name].shape
+                idx = ", ".join(f"uint64({self.expr(s, 1)[0]}) % {d}" for d in shape)
+                tail.append(f"    {name}[{idx}] = {self.expr(s)[0]}")
+        finally:
+            self.rng = main
+            self.statements, self.straight = saved
+        return head, tail
+
+    def local_stream(self, s: _Scope, head: list[str], tail: list[str]) -> None:
+        """Puts of up to ``depth`` elements, then fewer gets: the rest stays behind, and the
+        next call must start with the stream empty."""
+        t = self.pick_type()
+        depth = self.rng.choice([1, 2, 4])
+        q = self.fresh("q")
+        head.append(f"    {q} = stream[{type_name(t)}, {depth}]()")
+        self.uses_streams = True
+        puts = self.rng.randint(1, depth)
+        for _ in range(puts):
+            tail.append(f"    {q}.put({self.expr(s)[0]})")
+        for _ in range(self.rng.randint(0, puts - 1) if puts > 1 else 0):
+            v = self.fresh("v")
+            tail.append(f"    {v}: {type_name(t)} = {q}.get()")
+            s.scalars[v] = t
+
+    def elif_chain(self, s: _Scope) -> list[str]:
+        v = self.fresh("v")
+        t = self.pick_type()
+        lines = [f"    {v}: {type_name(t)} = {self.literal(t)}"]
+        for k in range(self.rng.randint(8, 24)):
+            keyword = "if" if k == 0 else "elif"
+            lines += [f"    {keyword} {self.compare(s, 1)}:", f"        {v} = {self.expr(s, 1)[0]}"]
+        if self.rng.random() < 0.5:
+            lines += ["    else:", f"        {v} = {self.expr(s, 1)[0]}"]
+        s.scalars[v] = t
+        return lines
+
+    def wide_sum(self, s: _Scope) -> list[str]:
+        v = self.fresh("v")
+        terms = [self.leaf(s)[0] for _ in range(self.rng.randint(20, 60))]
+        ops = [self.rng.choice(["+", "-", "^", "+"]) for _ in terms[1:]]
+        text = terms[0] + "".join(f" {op} {term}" for op, term in zip(ops, terms[1:]))
+        t = self.pick_type()
+        s.scalars[v] = t
+        return [f"    {v}: {type_name(t)} = {text}"]
 
     def shift_amount(self, s: _Scope, depth: int, left: ScalarType) -> tuple[str, ScalarType]:
         """A shift amount that is never negative, whatever the common type turns out to be:
@@ -587,6 +659,10 @@ class _Generator:
             body = body[:at] + [call] + body[at:]
             if self.rng.random() < 0.5:
                 body.append(call)  # the same kernel called twice
+        if ret is not None:  # the top kernel
+            head, tail = self.extras(s)
+            lines[2:2] = head
+            body += tail
         lines += body
         if ret is not None:
             lines.append(f"    return {self.expr(s)[0]}")
@@ -641,6 +717,9 @@ def build_program(seed: int, directives=None) -> GeneratedProgram:
         kernels.append("helper")
     header += [""] + g.kernel(TOP, params, ret, callee)
     kernels.append(TOP)
+    if g.uses_streams:
+        header[header.index(next(h for h in header if h.startswith("from vichls import")))] += \
+            ", stream"
     calls = _draw_schedule(g, dict(arrays)) if kinds and g.rng.random() < 0.85 else []
     if calls:
         header += ["", "", f"s = vichls.customize({TOP})"] + [f"s.{c}" for c in calls]

@@ -52,8 +52,13 @@ SHRINK_CANDIDATES = 80  # per round: one simulator build checks them all
 
 # Failure kinds in the order a program is blamed by: the first one it shows is its "way of
 # failing", which a shrunk program must still show.
-STAGES = ("check", "front end", "directives", "cpu crash", "cpu mismatch", "fpga crash", "sim error",
-          "rtl mismatch")
+STAGES = ("check", "front end", "directives", "cpu crash", "cpu mismatch", "fpga crash",
+          "round trip", "sim error", "rtl mismatch")
+#: calls in a row per program, each on arguments of its own: what one call leaves behind
+#: (a local stream not drained, a register) must not reach the next
+CALLS = 2
+#: the arguments of call k > 0 come from ``args_seed + k * _CALL_SEED_STEP``
+_CALL_SEED_STEP = 1_000_003
 
 
 @dataclass
@@ -144,6 +149,7 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
     from vichls.flows.sim import SimDesign
     from vichls.fpga import compile_fpga
     from vichls.frontend.kernel import load_file
+    from vichls.frontend.mlir_input import load_mlir, print_module
     from vichls.frontend.reference import bounded_reference
     from vichls.oplib import use_device
 
@@ -159,8 +165,9 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
                 namespace = load_file(str(path))
             kernel = namespace["top"]
             sig = kernel.signature
-            args = tuple(check_call_args(sig, args_for([p.type for p in sig.params],
-                                                       prog.args_seed)))
+            arg_sets = [tuple(check_call_args(sig, args_for(
+                [p.type for p in sig.params], prog.args_seed + k * _CALL_SEED_STEP)))
+                for k in range(CALLS)]
         except Exception as e:  # noqa: BLE001 - the checker refused the program
             if candidates:
                 v.invalid = f"check: {e}"
@@ -169,9 +176,12 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
             else:
                 v.fail(f"check: {type(e).__name__}", _exc(e))
             continue
-        work = copy_args(args)
         try:
-            want = results_of(sig, work, bounded_reference(kernel, REFERENCE_STEPS)(*work))
+            reference = bounded_reference(kernel, REFERENCE_STEPS)
+            want = []
+            for args in arg_sets:
+                work = copy_args(args)
+                want.append(results_of(sig, work, reference(*work)))
         except Exception as e:  # noqa: BLE001 - outside the program's domain
             v.invalid = f"reference: {type(e).__name__}"
             continue
@@ -203,11 +213,12 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
         pristine = module.clone()  # (the CPU lowering changes the module it is given)
         try:
             cpu = compile_cpu(module)
-            work = copy_args(args)
-            got = results_of(sig, work, cpu(*work))
-            diffs = differences(want, got)
-            if diffs:
-                v.fail("cpu mismatch", "; ".join(diffs))
+            for k, args in enumerate(arg_sets):
+                work = copy_args(args)
+                diffs = differences(want[k], results_of(sig, work, cpu(*work)))
+                if diffs:
+                    v.fail("cpu mismatch", f"call {k}: " + "; ".join(diffs))
+                    break
         except Exception as e:  # noqa: BLE001
             v.fail(f"cpu crash: {type(e).__name__}", _exc(e))
         if not rtl:
@@ -218,10 +229,20 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
                 design = compile_fpga(pristine, clock_period_ns=where.clock_period_ns)
             designs.append(SimDesign(design.verilog, design.signature, name=prog.name,
                                      partitions=design.partitions))
-            calls[prog.name] = [args]
+            calls[prog.name] = [copy_args(args) for args in arg_sets]
             expected[prog.name] = want
         except Exception as e:  # noqa: BLE001
             v.fail(f"fpga crash: {type(e).__name__}", _exc(e))
+            continue
+        try:  # the loop-level package says all: read back, it makes the same Verilog
+            package = Path(workdir) / f"{prog.name}.mlir"
+            package.write_text(print_module(pristine))
+            with use_device(where.device):
+                again = compile_fpga(load_mlir(package), clock_period_ns=where.clock_period_ns)
+            if again.verilog != design.verilog:
+                v.fail("round trip", "the package read back compiles to other Verilog")
+        except Exception as e:  # noqa: BLE001
+            v.fail(f"round trip: {type(e).__name__}", _exc(e))
     if designs:
         results = _simulate(designs, calls, simulator)
         for name, res in results.items():
@@ -229,9 +250,11 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
             if isinstance(res, BaseException):
                 v.fail(f"sim error: {type(res).__name__}", str(res)[:2000])
                 continue
-            diffs = differences(expected[name], (res[0].ret, res[0].arrays))
-            if diffs:
-                v.fail("rtl mismatch", "; ".join(diffs))
+            for k, (want, got) in enumerate(zip(expected[name], res)):
+                diffs = differences(want, (got.ret, got.arrays))
+                if diffs:
+                    v.fail("rtl mismatch", f"call {k}: " + "; ".join(diffs))
+                    break
     for v in verdicts.values():
         v.kinds.sort(key=lambda k: STAGES.index(k.split(":")[0]))
     return verdicts
