@@ -144,6 +144,7 @@ class _Generator:
         self.extra_rng = random.Random(f"extras-{seed}")
         self.extra_names = 0
         self.uses_streams = False
+        self.link_top: str | None = None  # the kernel the top calls at the end of a chain
         self.counter = 0
         self.statements = 0
         self.is_top = False
@@ -229,6 +230,10 @@ class _Generator:
                 tail += self.elif_chain(s)
             if self.rng.random() < 0.15:
                 tail += self.wide_sum(s)
+            if self.link_top is not None:  # the last of a chain of kernels calling each other
+                v = self.fresh("v")
+                tail.append(f"    {v}: int32 = {self.link_top}(int32({self.expr(s, 1)[0]}))")
+                s.scalars[v] = int32
             if s.arrays and self.rng.random() < 0.2:
                 name = self.rng.choice(sorted(s.arrays))
                 shape = s.arrays[name].shape
@@ -715,6 +720,15 @@ def build_program(seed: int, directives=None) -> GeneratedProgram:
         header += [""] + g.kernel("helper", cparams, None, None) + [""]
         callee = ("helper", cparams)
         kernels.append("helper")
+    if g.extra_rng.random() < 0.15:  # a chain of kernels, each calling the one before
+        ops = ["+", "^", "-", "*"]
+        for k in range(g.extra_rng.randint(2, 6)):
+            inner = "x" if k == 0 else f"link{k - 1}(x)"
+            op = g.extra_rng.choice(ops)
+            header += ["", "", "@kernel", f"def link{k}(x: int32) -> int32:",
+                       f"    return {inner} {op} {g.extra_rng.randint(1, 9)}"]
+            kernels.append(f"link{k}")
+        g.link_top = kernels[-1]
     header += [""] + g.kernel(TOP, params, ret, callee)
     kernels.append(TOP)
     if g.uses_streams:
