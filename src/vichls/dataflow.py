@@ -32,6 +32,8 @@ from __future__ import annotations
 from collections import Counter
 from math import ceil
 
+import networkx as nx
+
 from xdsl.dialects import comb, func, hw
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerType, ModuleOp, StringAttr
 from xdsl.ir import Block, Region, SSAValue
@@ -188,26 +190,26 @@ def _in_flight(design) -> int:
 
 
 def _fifo_depths(tasks, channels, compiled) -> dict[SSAValue, int]:
-    succ: dict[str, set[str]] = {t.task_name.data: set() for t in tasks}
-    for ch in channels:
-        succ[ch.producer.data].add(ch.consumer.data)
+    graph_ = nx.DiGraph()
+    graph_.add_nodes_from(t.task_name.data for t in tasks)
+    graph_.add_edges_from((ch.producer.data, ch.consumer.data) for ch in channels)
+    order = list(nx.topological_sort(graph_))  # tasks run producers first: a DAG
+    held_by = {name: _in_flight(compiled[name][1]) for name in graph_}
 
     def longest_detour(src: str, dst: str) -> int | None:
         """The most elements held by the tasks of a path src -> ... -> dst of at least
-        two edges, or None when there is none."""
-        best: int | None = None
-
-        def walk(node: str, held: int, edges: int, seen: frozenset):
-            nonlocal best
-            for nxt in succ[node]:
-                if nxt == dst and edges >= 1:
-                    best = held if best is None else max(best, held)
-                elif nxt not in seen and nxt != dst:
-                    design = compiled[nxt][1]
-                    walk(nxt, held + _in_flight(design), edges + 1, seen | {nxt})
-
-        walk(src, 0, 0, frozenset({src}))
-        return best
+        two edges, or None when there is none: a longest path in the DAG, one sweep in
+        topological order (each task's best is the most its paths from src hold)."""
+        best: dict[str, int] = {}
+        for node in order[order.index(src) + 1:]:
+            if node == dst:
+                break
+            reach = [0 if p == src else best[p] for p in graph_.predecessors(node)
+                     if p == src or p in best]
+            if reach:
+                best[node] = max(reach) + held_by[node]
+        detours = [best[p] for p in graph_.predecessors(dst) if p in best]
+        return max(detours) if detours else None
 
     depths = {}
     for ch in channels:

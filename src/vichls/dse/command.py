@@ -91,7 +91,10 @@ def run_command(args) -> int:
         print(str(e), file=sys.stderr)
     _print_result(result)
     out_dir = Path(args.output or f"out/dse-{result.kernel_name}")
-    for path in _write(out_dir, output_files(result)):
+    files = output_files(result)
+    if "dse.png" not in files:
+        print("  note: no dse.png: the plot needs matplotlib (pip install 'vichls[plot]')")
+    for path in _write(out_dir, files):
         print(f"  wrote {path}")
     if code:
         print("vichls dse: VERIFICATION FAILED: a chosen design differs from the Python "

@@ -198,7 +198,13 @@ class DaskExecutor:
     ``distributed.Client`` the caller owns (then it is not closed here)."""
 
     def __init__(self, ref: KernelRef, scheduler):
-        from distributed import Client
+        try:
+            from distributed import Client
+        except ImportError:
+            from vichls.errors import VichlsError
+
+            raise VichlsError("--scheduler runs on a Dask cluster, which needs Dask's "
+                              "distributed package: pip install 'vichls[cluster]'") from None
 
         self.ref = ref
         self.owned = not isinstance(scheduler, Client)

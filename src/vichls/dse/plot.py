@@ -17,7 +17,7 @@ from vichls.dse.pareto import pareto_front
 
 
 def plot_png(result) -> bytes:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # the plot extra
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(10, 4.2), dpi=100)

@@ -72,12 +72,18 @@ def result_json(result) -> str:
 
 
 def output_files(result) -> dict[str, str | bytes]:
-    from vichls.dse.plot import plot_png
-
-    return {
+    """The files by name; ``dse.png`` only where matplotlib is installed (the ``plot``
+    extra: ``pip install 'vichls[plot]'``)."""
+    files: dict[str, str | bytes] = {
         "pareto.csv": points_csv(sorted(result.frontier, key=lambda e: e.index)),
         "points.csv": points_csv(result.points),
         "dse.json": result_json(result),
         "schedule.py": result.schedule_python,
-        "dse.png": plot_png(result),
     }
+    from vichls.dse.plot import plot_png
+
+    try:
+        files["dse.png"] = plot_png(result)
+    except ImportError:  # matplotlib is not installed
+        pass
+    return files

@@ -494,7 +494,11 @@ def _verdict_batches(chunks: list[list[int]], directives, simulator: str, rtl: b
             yield chunk, check_programs(generated(chunk, directives), work, simulator, rtl=rtl,
                                         target=target)
         return
-    from dask.distributed import Client, as_completed
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError:
+        raise VichlsError("--scheduler runs on a Dask cluster, which needs Dask's distributed "
+                          "package: pip install 'vichls[cluster]'") from None
 
     with Client(scheduler) as client:
         futures = {client.submit(check_batch, chunk, sorted(directives), simulator, rtl,
