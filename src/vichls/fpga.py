@@ -37,63 +37,38 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from xdsl.dialects import affine, builtin, func, memref, scf
+from xdsl.dialects import builtin, func, memref, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 
-from vichls.limits import deep
-from vichls import oplib
+from vichls import oplib, pipelines
 from vichls.dialects import graph
 from vichls.dialects import stream as ir_stream
 from vichls.dialects import structural as st
-from vichls.passes.bind_multipliers import bind_multipliers
 from vichls.passes.build_structural import (
     SOURCE_ATTR,
     build_structural,
     source_controls,
     static_trip_count,
 )
-from vichls.passes.check_stream_depths import check_stream_depths
 from vichls.passes.compile_control import compile_control
 from vichls.passes.insert_stall import insert_stall
 from vichls.verilog_printer import emit_verilog
-from vichls.passes.div_by_constant import div_by_constant
-from vichls.passes.forward_array_stores import forward_array_stores
-from vichls.passes.forward_scalar_stores import forward_scalar_stores
-from vichls.passes.forward_while_exit_loads import forward_while_exit_loads
-from vichls.passes.hoist_local_streams import hoist_local_streams
-from vichls.passes.hoist_loop_invariants import hoist_loop_invariants
-from vichls.passes.if_convert_scalars import if_convert_scalars
-from vichls.passes.inline_calls import InlineError, inline_calls
 from vichls.passes.partition_arrays import (
-    apply_requested_partitions,
     original_signature,
     partitions_of,
 )
-from vichls.passes.lower_affine_fpga import lower_affine_for_fpga
 from vichls.passes.modulo_schedule import is_dual_port
-from vichls.passes.loop_pipeline import pipeline_ii, pipeline_loop
-from vichls.passes.loop_utils import LoopTransformError
-from vichls.passes.predicate_ifs import predicate_ifs
-from vichls.passes.reassociate import reassociate
-from vichls.passes.reassociate_products import reassociate_products
-from vichls.passes.narrow_arithmetic import narrow_arithmetic
-from vichls.passes.narrow_compares import narrow_compares
-from vichls.passes.remove_dead_ops import remove_dead_ops
-from vichls.passes.rotate_loads import rotate_loads
-from vichls.passes.scalar_replacement import scalar_replacement
-from vichls.passes.shift_add_products import shift_add_products
 from vichls.passes.schedule import (
     WIRE_OP_NAMES,
     op_cost,
     op_kind,
-    schedule_module,
 )
 from vichls.passes.unsupported import FpgaError
-from vichls.passes.value_numbering import value_numbering
 from vichls.static_eval import counter_expression, evaluate
 from vichls.signature import KernelSignature, signature_of, top_function
 from vichls.types import address_width
+from vichls.limits import deep
 
 __all__ = ["compile_fpga", "FpgaDesign", "FpgaError"]
 
@@ -143,67 +118,14 @@ def _check_supported(module: ModuleOp) -> None:
                 raise FpgaError.at(op, f"type {t} is not supported by the FPGA back end")
 
 
-def _unroll_inlined_loops_in_pipelines(top: func.FuncOp) -> None:
-    """Loops that inlining brought into a pipelined loop (from a called kernel) are
-    unrolled too, as the pipeline directive does for the loop's own inner loops."""
-    for op in list(top.walk()):
-        ii = pipeline_ii(op)
-        if ii is None or not any(isinstance(x, (affine.ForOp, scf.ForOp, scf.WhileOp))
-                                 for x in op.body.walk()):
-            continue
-        try:
-            pipeline_loop(op, ii)
-        except LoopTransformError as e:
-            raise FpgaError.at(op, f"cannot pipeline this loop: {e}") from None
-
-
 def prepare(module: ModuleOp, clock_period_ns: float) -> tuple[func.FuncOp, KernelSignature]:
     """Run the loop-level preparation and the scheduler on ``module`` in place."""
     _check_supported(module)
+    pipelines.run_passes(pipelines.fpga_prepare(oplib.current_device().name), module)
+    pipelines.run_passes(pipelines.fpga_schedule(oplib.current_device().name, clock_period_ns),
+                         module)
     top = top_function(module)
-    try:
-        inline_calls(module, top.sym_name.data)
-    except InlineError as e:
-        raise FpgaError.at(e.op, str(e)) if e.op is not None else FpgaError(str(e)) from e
-    # s.partition directives travel as a request attribute; applied after inlining so that
-    # a callee's accesses to a partitioned array are rewritten too
-    apply_requested_partitions(module)
-    top = top_function(module)
-    check_stream_depths(top)
-    hoist_local_streams(top)  # after the depth check, which reasons about entry-block creates
-    _unroll_inlined_loops_in_pipelines(top)
     sig = signature_of(top)  # with one argument per bank
-    lower_affine_for_fpga(module)
-    if_convert_scalars(module)
-    forward_scalar_stores(module)
-    value_numbering(module)
-    hoist_loop_invariants(module)
-    if reassociate_products(module):  # invariant factors (hoisted loads) multiplied first
-        hoist_loop_invariants(module)
-    value_numbering(module)  # hoisting brings equal expressions into one block
-    forward_array_stores(module)  # after numbering: equal indices are one SSA value
-    # after hoisting and numbering: an element's invariant index is then one SSA value
-    # outside the loop; before rotate_loads: its profitability test must still see the
-    # body's array reads that rotation turns into register reads
-    scalar_replacement(module)
-    forward_scalar_stores(module)  # the register accesses scalar replacement made
-    forward_while_exit_loads(module)  # before rotation: a forwarded load needs no prefetch
-    rotate_loads(module)
-    # after numbering (one SSA dividend shares one quotient), before reassociate and the
-    # last numbering/dead-op sweep (which merge the sign logic of divisions of one value)
-    div_by_constant(module)
-    # after division by constants (its magic products stay), before reassociation (which
-    # balances the adders it makes with their neighbours)
-    shift_add_products(module, oplib.current_device().shift_add_max_digits)
-    reassociate(module)
-    # last before numbering: the guards rotation and prefetching built are all there,
-    # and the arithmetic patterns the passes above look for are behind them
-    narrow_compares(module, narrow_arithmetic(module))
-    value_numbering(module)
-    remove_dead_ops(module)
-    predicate_ifs(module)  # last: it reads the final ops of each branch
-    bind_multipliers(module)  # on the groups the scheduler and the builder will make
-    schedule_module(module, clock_period_ns)
     return top, sig
 
 

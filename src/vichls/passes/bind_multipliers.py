@@ -28,11 +28,15 @@ passes/predicate_ifs.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from collections import Counter
 
+from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.ir import Operation
+from xdsl.passes import ModulePass
 
 from vichls import oplib
 from vichls.passes.loop_pipeline import pipeline_ii
@@ -80,3 +84,13 @@ def _groups(op: Operation) -> list[list[Operation]]:
                 elif not is_predicated(item):
                     out += _groups(item)
     return out
+
+
+@dataclass(frozen=True)
+class BindMultipliersPass(ModulePass):
+    """Share pipelined multipliers between groups that run one after another."""
+
+    name = "bind-multipliers"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        bind_multipliers(op)

@@ -17,11 +17,17 @@ Assumes: calls are inlined; runs before ``lower-affine`` (constant ``affine.for`
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import affine, func, scf
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
+from xdsl.passes import ModulePass
 
 from vichls.dialects import stream
 from vichls.passes.unsupported import FpgaError
+from vichls.signature import top_function
 
 
 def _trip_count(op: Operation) -> int | None:
@@ -76,3 +82,13 @@ def check_stream_depths(function: func.FuncOp) -> None:
                         "here before anything reads it: run in sequence, the design would wait "
                         "forever on the full FIFO; use s.dataflow() to run the producer and the "
                         f"consumer concurrently, or a depth of at least {pending}")
+
+
+@dataclass(frozen=True)
+class CheckStreamDepthsPass(ModulePass):
+    """Refuse a sequential design whose local stream is sure to overflow (changes nothing)."""
+
+    name = "check-stream-depths"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_stream_depths(top_function(op))

@@ -83,9 +83,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
 
 from vichls import oplib
 from vichls.passes.schedule import op_cost, op_kind
@@ -625,3 +627,13 @@ def div_by_constant(module: ModuleOp) -> None:
     for block in blocks:
         for group in _groups(block):
             _replace_group(group, ranges)
+
+
+@dataclass(frozen=True)
+class DivByConstantPass(ModulePass):
+    """Divisions and remainders by constants become multiplications and shifts."""
+
+    name = "div-by-constant"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        div_by_constant(op)

@@ -21,9 +21,13 @@ not aliased (docs/ir.md: distinct memrefs are distinct arrays).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block
+from xdsl.passes import ModulePass
 
 
 def _is_array(value) -> bool:
@@ -65,3 +69,13 @@ def _forward_in_block(block: Block) -> None:
         elif op.regions:
             known.clear()
             unread.clear()
+
+
+@dataclass(frozen=True)
+class ForwardArrayStoresPass(ModulePass):
+    """Forward array elements stored and loaded at identical indices."""
+
+    name = "forward-array-stores"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        forward_array_stores(op)

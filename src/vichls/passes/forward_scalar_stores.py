@@ -15,9 +15,13 @@ way), and after it for every 0-d memref neither branch stores.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block
+from xdsl.passes import ModulePass
 
 from vichls.passes.memory_effects import memory_effects
 
@@ -87,3 +91,13 @@ def _forward_in_block(block: Block, known: dict, effects: dict) -> tuple[set, se
             if isinstance(op, memref.StoreOp):
                 stored.add(op.memref)
     return accessed, stored
+
+
+@dataclass(frozen=True)
+class ForwardScalarStoresPass(ModulePass):
+    """Forward stores of 0-d memrefs to later loads; drop overwritten stores."""
+
+    name = "forward-scalar-stores"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        forward_scalar_stores(op)

@@ -24,9 +24,13 @@ nothing around it).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from vichls.passes.loop_pipeline import in_pipeline
@@ -138,3 +142,13 @@ def _foreign(op: Operation) -> bool:
     """An op that may touch memories other than through memref stores (a stream, a call):
     the scan after the loop stops there."""
     return any(inner.dialect_name() not in ("arith", "memref", "scf") for inner in op.walk())
+
+
+@dataclass(frozen=True)
+class ForwardWhileExitLoadsPass(ModulePass):
+    """Loads after a while loop reuse the elements its condition read."""
+
+    name = "forward-while-exit-loads"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        forward_while_exit_loads(op)

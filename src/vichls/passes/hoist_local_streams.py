@@ -21,12 +21,18 @@ iterations cannot each start with an empty FIFO of their own.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from vichls.dialects import stream
 from vichls.passes.loop_pipeline import pipeline_ii
 from vichls.passes.unsupported import FpgaError
+from vichls.signature import top_function
 
 
 def _in_pipelined_loop(op) -> bool:
@@ -53,3 +59,13 @@ def hoist_local_streams(top: func.FuncOp) -> None:
         Rewriter.insert_op(stream.ClearOp(create.result), InsertPoint.after(create))
         create.detach()
         Rewriter.insert_op(create, InsertPoint.at_start(entry))
+
+
+@dataclass(frozen=True)
+class HoistLocalStreamsPass(ModulePass):
+    """One FIFO per local stream, with a ``stream.clear`` where an inlined create ran."""
+
+    name = "hoist-local-streams"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        hoist_local_streams(top_function(op))

@@ -16,8 +16,12 @@ read stays inside the array (the ap_memory contract forbids reads out of range).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IndexType, ModuleOp
+from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from vichls.passes.loop_utils import defined_inside
@@ -75,3 +79,13 @@ def _guard_indices(load: memref.LoadOp, loop: scf.ForOp) -> None:
         select = arith.SelectOp(enters.result, index, zero.result)
         Rewriter.insert_op(select, point)
         load.operands[1 + i] = select.result
+
+
+@dataclass(frozen=True)
+class HoistLoopInvariantsPass(ModulePass):
+    """Move loop-invariant arithmetic and loads out of scf.for loops."""
+
+    name = "hoist-loop-invariants"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        hoist_loop_invariants(op)

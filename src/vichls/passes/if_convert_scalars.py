@@ -43,11 +43,15 @@ Assumes the IR after lower-affine (scf/arith/memref only).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from math import prod
 
+from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation
+from xdsl.passes import ModulePass
 
 from vichls.passes.loop_pipeline import in_pipeline, pipeline_ii
 from vichls.passes.predicate_ifs import PREDICABLE_KINDS
@@ -196,3 +200,13 @@ def _convert(branch: scf.IfOp) -> None:
         yield_op = block.last_op
         for op in keep:
             block.insert_op_before(op, yield_op)
+
+
+@dataclass(frozen=True)
+class IfConvertScalarsPass(ModulePass):
+    """Turn ifs of cheap scalar updates into selects where that saves cycles."""
+
+    name = "if-convert-scalars"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if_convert_scalars(op)

@@ -9,10 +9,17 @@ the front end re-initialises locals explicitly at each declaration.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block
+from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+
+from vichls.passes.unsupported import FpgaError
+from vichls.signature import top_function
 
 
 class InlineError(Exception):
@@ -78,3 +85,15 @@ def _inline_one(call: func.CallOp, callee: func.FuncOp) -> None:
     call.detach()
     call.erase()
 
+
+@dataclass(frozen=True)
+class InlineCallsPass(ModulePass):
+    """Inline every call of the top kernel (``vichls.top``) and drop the other functions."""
+
+    name = "inline-calls"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        try:
+            inline_calls(op, top_function(op).sym_name.data)
+        except InlineError as e:
+            raise FpgaError.at(e.op, str(e)) if e.op is not None else FpgaError(str(e)) from e

@@ -22,9 +22,13 @@ cannot be unrolled (its bounds are not constants, or it is a ``while``: a loop w
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import affine, scf
-from xdsl.dialects.builtin import IntegerAttr, i64
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.ir import Operation
+from xdsl.passes import ModulePass
 
 from vichls.passes.loop_distribute import distribute
 from vichls.passes.loop_flatten_guarded import flatten_guarded
@@ -86,3 +90,30 @@ def in_pipeline(op: Operation) -> bool:
             return True
         parent = parent.parent_op()
     return False
+
+
+
+def unroll_inlined_loops_in_pipelines(module: ModuleOp) -> None:
+    """Loops that inlining brought into a pipelined loop (from a called kernel) are
+    unrolled too, as the pipeline directive does for the loop's own inner loops."""
+    from vichls.passes.loop_utils import LoopTransformError
+    from vichls.passes.unsupported import FpgaError
+
+    for op in list(module.walk()):
+        ii = pipeline_ii(op)
+        if ii is None or not any(isinstance(x, (affine.ForOp, scf.ForOp, scf.WhileOp))
+                                 for x in op.body.walk()):
+            continue
+        try:
+            pipeline_loop(op, ii)
+        except LoopTransformError as e:
+            raise FpgaError.at(op, f"cannot pipeline this loop: {e}") from None
+
+@dataclass(frozen=True)
+class UnrollInPipelinesPass(ModulePass):
+    """Unroll the loops that inlining brought into a pipelined loop."""
+
+    name = "unroll-in-pipelines"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        unroll_inlined_loops_in_pipelines(op)

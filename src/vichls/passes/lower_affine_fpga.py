@@ -23,12 +23,15 @@ use maps with dimensions only.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import functools
 
 from xdsl.context import Context
 from xdsl.dialects import affine, arith, memref, scf
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr, AffineMap
+from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -161,3 +164,13 @@ def lower_affine_for_fpga(module: ModuleOp) -> None:
              LowerAffineApply()],
             dce_enabled=False)
     ).rewrite_module(module)
+
+
+@dataclass(frozen=True)
+class LowerAffineFpgaPass(ModulePass):
+    """Lower the affine dialect for the FPGA back end (see the module docstring)."""
+
+    name = "lower-affine-fpga"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lower_affine_for_fpga(op)

@@ -22,9 +22,14 @@ the removal of dead ops afterwards clean up what it leaves.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerType, ModuleOp
+from xdsl.passes import ModulePass
 
+from vichls.passes.narrow_arithmetic import narrow_arithmetic
 from vichls.passes.value_ranges import ValueRanges, signed_bits, truncated_before
 
 #: arith.cmpi's unsigned predicates (ult, ule, ugt, uge)
@@ -54,3 +59,13 @@ def _narrow(op: arith.CmpiOp, ranges: ValueRanges) -> None:
     op.result.replace_all_uses_with(new.result)
     op.detach()
     op.erase()
+
+
+@dataclass(frozen=True)
+class NarrowPass(ModulePass):
+    """Compute sums, products and compares in the bits the value ranges need."""
+
+    name = "narrow"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        narrow_compares(op, narrow_arithmetic(op))

@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from xdsl.context import Context
 from xdsl.dialects import affine, arith, func, memref, scf
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -65,6 +66,7 @@ from xdsl.ir.affine import (
     AffineMap,
     AffineSymExpr,
 )
+from xdsl.passes import ModulePass
 
 from vichls.errors import VichlsError
 from vichls.signature import NAME_ATTR, KernelSignature, Param, signature_of, top_function
@@ -716,3 +718,13 @@ def original_signature(function: func.FuncOp) -> KernelSignature:
             shape = records[owner.data]["shape"]
             params.append(Param(owner.data, ArrayType(p.scalar, shape)))
     return KernelSignature(banked.name, tuple(params), banked.ret)
+
+
+@dataclass(frozen=True)
+class ApplyPartitionsPass(ModulePass):
+    """Apply the ``s.partition`` requests recorded on the top function."""
+
+    name = "apply-partitions"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        apply_requested_partitions(op)

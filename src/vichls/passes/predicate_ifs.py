@@ -24,8 +24,12 @@ Assumes the loop-level IR of the FPGA preparation, right before scheduling.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.passes import ModulePass
 
 from vichls.passes.loop_pipeline import in_pipeline
 from vichls.passes.schedule import PREDICATED_ATTR, is_predicated, op_cost, op_kind
@@ -74,3 +78,13 @@ def _predicable(branch: scf.IfOp) -> bool:
                 if kind not in PREDICABLE_KINDS or op_cost(op).latency > 1:
                     return False
     return True
+
+
+@dataclass(frozen=True)
+class PredicateIfsPass(ModulePass):
+    """Mark short ifs outside pipelines as predicated."""
+
+    name = "predicate-ifs"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        predicate_ifs(op)

@@ -20,10 +20,13 @@ Assumes the loop-level IR after lower-affine and store forwarding (the FPGA prep
 from __future__ import annotations
 
 import heapq
+from dataclasses import dataclass
 
+from xdsl.context import Context
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
 
 from vichls.passes.schedule import is_scalar_memref, op_cost, op_kind
 
@@ -128,3 +131,13 @@ def _reassociate_block(block: Block) -> None:
         new_root.location = root.location
         block.insert_op_before(new_root, root)
         replace_tree(root, inner, new_root, order)
+
+
+@dataclass(frozen=True)
+class ReassociatePass(ModulePass):
+    """Rebalance chains of additions (a loop-carried sum adds last)."""
+
+    name = "reassociate"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        reassociate(op)

@@ -23,10 +23,15 @@ loads it hoisted are the invariant factors.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, BlockArgument, SSAValue
+from xdsl.passes import ModulePass
 
+from vichls.passes.hoist_loop_invariants import hoist_loop_invariants
 from vichls.passes.reassociate import operation_tree, replace_tree, tree_roots
 
 
@@ -83,3 +88,14 @@ def _reassociate_block(block: Block, loop: scf.ForOp) -> bool:
         replace_tree(root, inner, mul, order)
         changed = True
     return changed
+
+
+@dataclass(frozen=True)
+class ReassociateProductsPass(ModulePass):
+    """Multiply invariant factors first; hoist again what that made invariant."""
+
+    name = "reassociate-products"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if reassociate_products(op):
+            hoist_loop_invariants(op)

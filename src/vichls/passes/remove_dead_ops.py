@@ -9,8 +9,12 @@ nobody reads or writes).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
 
 
 def _removable(op) -> bool:
@@ -41,3 +45,12 @@ def remove_dead_ops(module: ModuleOp) -> None:
                 op.erase()
                 changed = True
 
+
+@dataclass(frozen=True)
+class RemoveDeadOpsPass(ModulePass):
+    """Remove side-effect-free operations whose results nothing uses."""
+
+    name = "remove-dead-ops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        remove_dead_ops(op)

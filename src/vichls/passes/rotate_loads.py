@@ -22,9 +22,13 @@ IR after lower-affine (scf.for over index) and that the memref is not aliased by
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from vichls.passes.hoist_loop_invariants import runs_at_least_once as _runs_at_least_once
@@ -125,3 +129,13 @@ def _rotate_in(loop: scf.ForOp) -> None:
         load.res.replace_all_uses_with(current.res)
         load.detach()
         load.erase()
+
+
+@dataclass(frozen=True)
+class RotateLoadsPass(ModulePass):
+    """Read arrays a loop only reads one iteration ahead."""
+
+    name = "rotate-loads"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        rotate_loads(op)

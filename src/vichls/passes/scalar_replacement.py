@@ -49,9 +49,13 @@ invariant index expressions are one SSA value defined outside the loop.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from vichls.passes.hoist_loop_invariants import runs_at_least_once
@@ -255,3 +259,13 @@ def _absorb_earlier_store(initial: memref.LoadOp, memory: SSAValue, indices) -> 
         initial.erase()
         op.detach()
         op.erase()
+
+
+@dataclass(frozen=True)
+class ScalarReplacementPass(ModulePass):
+    """Keep array elements a loop reuses in registers."""
+
+    name = "scalar-replacement"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        scalar_replacement(op)

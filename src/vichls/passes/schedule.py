@@ -44,9 +44,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import prod
 
+from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, ModuleOp, i64
 from xdsl.ir import Block, Operation
+from xdsl.passes import ModulePass
 
 from vichls import oplib
 from vichls.dialects import stream
@@ -503,3 +505,18 @@ def schedule_module(module: ModuleOp, clock_period_ns: float) -> None:
                         visit(inner)
 
     visit(module)
+
+
+@dataclass(frozen=True)
+class SchedulePass(ModulePass):
+    """List-schedule every segment and modulo-schedule pipelined loops (per the device).
+
+    Options: clock_period_ns: the clock period the schedule fits; device: the operator library's device table (vichls.oplib.DEVICES)."""
+
+    name = "schedule"
+    clock_period_ns: float = 10.0
+    device: str = "xc7"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        with oplib.use_device(self.device):
+            schedule_module(op, self.clock_period_ns)

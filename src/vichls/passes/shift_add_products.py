@@ -23,9 +23,15 @@ device table (vichls.oplib); 0 leaves every product alone.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from vichls import oplib
 
 #: the width index values have in the FPGA datapath (only the low bits matter: the digits
 #: are taken modulo a width at least as large, which leaves the product's low bits alone)
@@ -118,3 +124,16 @@ def _rewrite(op: arith.MuliOp, max_digits: int) -> None:
         block.insert_op_before(o, op)
     op.result.replace_all_uses_with(result)
     block.erase_op(op)
+
+
+@dataclass(frozen=True)
+class ShiftAddProductsPass(ModulePass):
+    """Products by constants of few signed digits become shifts and adds (per the device).
+
+    Options: device: the operator library's device table (vichls.oplib.DEVICES)."""
+
+    name = "shift-add-products"
+    device: str = "xc7"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        shift_add_products(op, oplib.device(self.device).shift_add_max_digits)

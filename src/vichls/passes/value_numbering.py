@@ -18,9 +18,13 @@ Vitis HLS assumes too) and that arith ops have no side effects.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block
+from xdsl.ir import Block, Operation
+from xdsl.passes import ModulePass
 
 from vichls.passes.memory_effects import memory_effects
 
@@ -123,3 +127,13 @@ def _number_block(block: Block, expressions: _Scoped, memory: _Scoped, stored_be
                 expressions.put(key, op.results[0])
     memory.leave()
     expressions.leave()
+
+
+@dataclass(frozen=True)
+class ValueNumberingPass(ModulePass):
+    """Merge equal arith expressions and redundant memory reads (scoped)."""
+
+    name = "value-numbering"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        value_numbering(op)

@@ -1,0 +1,76 @@
+"""``vichls-opt``: run vichls passes on IR text and print the IR, as ``xdsl-opt`` and
+``mlir-opt`` do.
+
+    vichls-opt -p fpga-prepare,fpga-schedule gemm.mlir
+    vichls-opt -p 'value-numbering,schedule{clock_period_ns=5.0 device=ecp5}' in.mlir
+    vichls-opt -p fpga-prepare --print-between-passes gemm.mlir
+
+It is xDSL's ``xDSLOptMain`` with xDSL's dialects and passes plus ours: the dialects of
+vichls/dialects/ (stream, graph, structural) and every pass and pipeline of
+``vichls.passes.get_all_passes()``. Input is read as vichls reads a package: affine
+access maps over symbols (how xDSL's parser reads ``affine.load %A[%i]``) become maps
+over dimensions, which the lowering expects (vichls/frontend/mlir_input.py). Errors of
+ours (a pass refusing its input) print as ``file:line:col: error: ...`` with exit 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from xdsl.parser import Parser
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from vichls.dialects.graph import Graph
+from vichls.dialects.stream import Stream
+from vichls.dialects.structural import Structural
+from vichls.errors import VichlsError
+from vichls.limits import deep
+from vichls.passes import get_all_passes
+
+
+class VichlsOptMain(xDSLOptMain):
+    def __init__(self, args: Sequence[str] | None = None):
+        super().__init__(description="vichls modular optimizer driver: runs vichls and xDSL "
+                                     "passes on IR text", args=args)
+
+    def register_all_dialects(self):
+        super().register_all_dialects()
+        for dialect in (Stream, Graph, Structural):
+            self.ctx.register_dialect(dialect.name, lambda d=dialect: d)
+
+    def register_all_passes(self):
+        super().register_all_passes()
+        for name, factory in get_all_passes().items():
+            self.register_pass(name, factory)
+
+    def register_all_frontends(self):
+        super().register_all_frontends()
+
+        def parse_mlir(io):
+            from vichls.frontend.mlir_input import normalize_affine_access_maps
+
+            module = Parser(self.ctx, io.read(), self.get_input_name()).parse_module(
+                not self.args.no_implicit_module)
+            normalize_affine_access_maps(module)
+            return module
+
+        self.available_frontends["mlir"] = parse_mlir
+
+
+@deep
+def _run(args: Sequence[str] | None) -> int:
+    VichlsOptMain(args=args).run()
+    return 0
+
+
+def main(args: Sequence[str] | None = None) -> int:
+    try:
+        return _run(args)
+    except VichlsError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
