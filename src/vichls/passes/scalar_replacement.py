@@ -263,9 +263,12 @@ def _absorb_earlier_store(initial: memref.LoadOp, memory: SSAValue, indices) -> 
 
 @dataclass(frozen=True)
 class ScalarReplacementPass(ModulePass):
-    """Keep array elements a loop reuses in registers."""
+    """Keep array elements a loop reuses in registers.
+
+    Options: profitable_only: only where the schedule gains (false: wherever legal)."""
 
     name = "scalar-replacement"
+    profitable_only: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        scalar_replacement(op)
+        scalar_replacement(op, profitable_only=self.profitable_only)
