@@ -33,3 +33,14 @@ def test_every_registered_pass_has_a_class_named_as_registered():
     assert len(passes) >= 20
     for name, load in passes.items():
         assert load().name == name
+
+
+def test_every_registered_pass_has_an_ir_text_test():
+    from vichls.passes import get_all_passes
+
+    runs = " ".join(line for path in HERE.glob("*.mlir")
+                    for line in path.read_text().splitlines() if line.startswith("// RUN:"))
+    missing = [name for name in get_all_passes()
+               if f"-p {name}" not in runs and f"-p '{name}" not in runs
+               and f",{name}" not in runs]
+    assert not missing, f"passes without a test in tests/filecheck/: {missing}"
