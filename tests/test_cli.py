@@ -175,6 +175,16 @@ def test_clocks_that_are_not_finite_positive_numbers_are_refused(tmp_path, capsy
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("option", [["--runs", "0"], ["--runs", "-1"], ["--runs", "two"],
+                                    ["--max-cycles", "0"]])
+def test_counts_below_one_are_refused(tmp_path, capsys, option):
+    with pytest.raises(SystemExit) as refused:
+        main(["sim", str(GEMM), "--top", "gemm", *option])
+    assert refused.value.code == 2
+    assert option[0] in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
 def test_the_api_refuses_a_clock_that_is_not_finite():
     from vichls.errors import VichlsError
     from vichls.frontend.kernel import load_file

@@ -427,6 +427,28 @@ def nonnegative_number(text: str) -> float:
     return value
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number, 1 or more (a count of runs, jobs, points)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: 1 or more is needed")
+    return value
+
+
+def nonnegative_int(text: str) -> int:
+    """An argparse type: a whole number, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: 0 or more is needed")
+    return value
+
+
 def clock_period_of(args) -> float:
     """The clock period asked for: 1000 / --target-mhz when given, else --clock-period."""
     mhz = getattr(args, "target_mhz", None)
@@ -471,14 +493,14 @@ def make_parser() -> argparse.ArgumentParser:
     s.add_argument("file", metavar="FILE")
     s.add_argument("--top", metavar="NAME")
     s.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    s.add_argument("--runs", type=int, default=20, help="number of random calls (default 20)")
+    s.add_argument("--runs", type=positive_int, default=20, help="number of random calls (default 20)")
     s.add_argument("--simulator", choices=("verilator", "icarus"), default="verilator")
     s.add_argument("--clock-period", type=positive_number, default=10.0, metavar="NS")
-    s.add_argument("--max-cycles", type=int, default=10_000_000,
+    s.add_argument("--max-cycles", type=positive_int, default=10_000_000,
                    help="give up on a call after this many cycles (default 10,000,000)")
     s.add_argument("--reference-timeout", type=positive_number, default=60.0, metavar="S",
                    help="give up on a Python reference call after S seconds (default 60)")
-    s.add_argument("--reference-steps", type=int, default=100_000_000, metavar="N",
+    s.add_argument("--reference-steps", type=positive_int, default=100_000_000, metavar="N",
                    help="give up on a Python reference call after N loop iterations "
                         "(default 100,000,000)")
     s.set_defaults(func=cmd_sim)
@@ -490,13 +512,14 @@ def make_parser() -> argparse.ArgumentParser:
                                    "compare bit for bit, shrink every failing program and write "
                                    "it into the regressions folder. Exit status 1 on any "
                                    "failure.")
-    f.add_argument("--count", type=int, default=100, help="number of programs (default 100)")
+    f.add_argument("--count", type=nonnegative_int, default=100,
+                   help="number of programs (default 100)")
     f.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
     f.add_argument("--simulator", choices=("verilator", "icarus"), default="verilator")
     f.add_argument("--keep", metavar="DIR", help="keep the generated programs in DIR")
     f.add_argument("--regressions", metavar="DIR", default="tests/regressions",
                    help="where reproducers of failures go (default tests/regressions)")
-    f.add_argument("--batch", type=int, default=50,
+    f.add_argument("--batch", type=positive_int, default=50,
                    help="programs per simulator build (default 50)")
     from vichls.fuzz.progen import DEFAULT_DIRECTIVES, DIRECTIVE_KINDS
 
@@ -527,7 +550,7 @@ def make_parser() -> argparse.ArgumentParser:
     b.add_argument("--csv", metavar="FILE", help="also write the table as CSV")
     b.add_argument("--json", metavar="FILE", help="also write the run as JSON")
     b.add_argument("--markdown", metavar="FILE", help="also write a results page (Markdown)")
-    b.add_argument("--jobs", type=int, metavar="N",
+    b.add_argument("--jobs", type=positive_int, metavar="N",
                    help="synthesis and DSE processes (default: the number of CPUs)")
     from vichls.bench.runner import DEFAULT_DSE_SECONDS
 
@@ -540,7 +563,7 @@ def make_parser() -> argparse.ArgumentParser:
                    help="clock period the designs are scheduled for (default: 10)")
     b.add_argument("--fmax-target", type=positive_number, metavar="MHZ",
                    help="nextpnr's target frequency (default: 1000 / clock period)")
-    b.add_argument("--fmax-seeds", type=int, default=1, metavar="N",
+    b.add_argument("--fmax-seeds", type=positive_int, default=1, metavar="N",
                    help="place and route each design with placer seeds 1..N and report the "
                         "median fmax (a design's figure moves by a few percent with the "
                         "seed; default 1)")
@@ -565,15 +588,15 @@ def make_parser() -> argparse.ArgumentParser:
                         "resources keep the PYNQ-Z1 xc7z020 figures)")
     d.add_argument("--scheduler", metavar="ADDRESS",
                    help="evaluate on the Dask cluster at ADDRESS (e.g. tcp://host:8786)")
-    d.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+    d.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1, metavar="N",
                    help="local worker processes (default: the number of CPUs)")
-    d.add_argument("--max-points", type=int, default=200, metavar="N",
+    d.add_argument("--max-points", type=positive_int, default=200, metavar="N",
                    help="design points to evaluate at most (default 200)")
-    d.add_argument("--max-parallel", type=int, default=64, metavar="N",
+    d.add_argument("--max-parallel", type=positive_int, default=64, metavar="N",
                    help="upper bound on unrolled copies per loop nest (default 64)")
-    d.add_argument("--verify", type=int, default=1, metavar="K",
+    d.add_argument("--verify", type=nonnegative_int, default=1, metavar="K",
                    help="simulate the K best points against Python (default 1; 0: none)")
-    d.add_argument("--runs", type=int, default=3, help="random calls per verified point")
+    d.add_argument("--runs", type=positive_int, default=3, help="random calls per verified point")
     d.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     d.add_argument("--clock-period", type=positive_number, default=10.0, metavar="NS")
     d.add_argument("--point-timeout", type=positive_number, default=60.0, metavar="S",
