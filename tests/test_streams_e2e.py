@@ -37,6 +37,10 @@ def outcomes():
         rng = np.random.default_rng(len(name))
         items.append((name, Scheduled(vichls.customize(k).dataflow()),
                       [INPUTS[k.name](rng) for _ in range(2)]))
+    rng = np.random.default_rng(9)  # the channel emptied between calls, ap_ctrl_chain top
+    items.append(("emit_take_chain",
+                  Scheduled(vichls.customize(ks.emit_take).dataflow("ap_ctrl_chain")),
+                  [ks.inputs_take_some(rng) for _ in range(3)]))
     rng = np.random.default_rng(5)
     pipe_args = [(vichls.stream[vichls.int32](rng.integers(-999, 999, N)), vichls.stream[vichls.int32](),
                   int(rng.integers(-50, 50))) for _ in range(2)]
@@ -44,7 +48,7 @@ def outcomes():
     return run_batch(items)
 
 
-@pytest.mark.parametrize("name", [*SEQUENTIAL, *CONCURRENT, "stream_pipe"])
+@pytest.mark.parametrize("name", [*SEQUENTIAL, *CONCURRENT, "emit_take_chain", "stream_pipe"])
 def test_python_cpu_rtl_agree(outcomes, name):
     assert_outcome(outcomes[name])
 
