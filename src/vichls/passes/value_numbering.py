@@ -30,8 +30,9 @@ from vichls.passes.memory_effects import memory_effects
 
 
 def _expression_key(op: Operation):
-    props = tuple(sorted((k, str(v)) for k, v in op.properties.items()))
-    return (op.name, tuple(op.operands), props, tuple(str(r.type) for r in op.results))
+    # attributes are immutable values, equal when they print alike: no need to print them
+    props = tuple(sorted(op.properties.items(), key=lambda kv: kv[0]))
+    return (op.name, tuple(op.operands), props, tuple(r.type for r in op.results))
 
 
 class _Scoped:
