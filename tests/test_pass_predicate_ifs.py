@@ -17,10 +17,10 @@ from test_pass_prepare import parse
 from e2e import assert_outcome, run_batch, schedule_of, Scheduled
 from vichls import int32, kernel
 from vichls.passes.predicate_ifs import predicate_ifs
+from vichls.passes.schedule_function import schedule_module
 from vichls.passes.schedule import (
     CYCLE_ATTR,
     is_predicated,
-    schedule_module,
     segment_length,
     split_block,
 )

@@ -6,11 +6,11 @@ from __future__ import annotations
 from test_pass_prepare import parse
 
 from vichls import oplib
+from vichls.passes.schedule_function import schedule_module
 from vichls.passes.schedule import (
     CYCLE_ATTR,
     READY_ATTR,
     Node,
-    schedule_module,
     schedule_nodes,
     segment_length,
     split_block,

@@ -68,7 +68,7 @@ from vichls.passes.reassociate_products import ReassociateProductsPass
 from vichls.passes.remove_dead_ops import RemoveDeadOpsPass
 from vichls.passes.rotate_loads import RotateLoadsPass
 from vichls.passes.scalar_replacement import ScalarReplacementPass
-from vichls.passes.schedule import SchedulePass
+from vichls.passes.schedule_function import SchedulePass
 from vichls.passes.shift_add_products import ShiftAddProductsPass
 from vichls.passes.value_numbering import ValueNumberingPass
 

@@ -46,7 +46,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "remove-dead-ops": (p + "remove_dead_ops", "RemoveDeadOpsPass"),
         "rotate-loads": (p + "rotate_loads", "RotateLoadsPass"),
         "scalar-replacement": (p + "scalar_replacement", "ScalarReplacementPass"),
-        "schedule": (p + "schedule", "SchedulePass"),
+        "schedule": (p + "schedule_function", "SchedulePass"),
         "shift-add-products": (p + "shift_add_products", "ShiftAddProductsPass"),
         "unroll-in-pipelines": (p + "loop_pipeline", "UnrollInPipelinesPass"),
         "value-numbering": (p + "value_numbering", "ValueNumberingPass"),

@@ -44,11 +44,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import prod
 
-from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, ModuleOp, i64
+from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
 from xdsl.ir import Block, Operation
-from xdsl.passes import ModulePass
 
 from vichls import oplib
 from vichls.dialects import stream
@@ -476,47 +474,3 @@ def constant_trip_count(loop: scf.ForOp) -> int | None:
         values.append(v.owner.value.value.data)
     lb, ub, step = values
     return max(0, -(-(ub - lb) // step)) if step > 0 else None
-
-
-def schedule_module(module: ModuleOp, clock_period_ns: float) -> None:
-    """Annotate every scheduled op with its cycle and ready cycle within its segment (or,
-    in a pipelined loop, within its iteration: passes/modulo_schedule)."""
-    from vichls.passes.loop_pipeline import pipeline_ii
-    from vichls.passes.modulo_schedule import schedule_pipelined_loop
-
-    budget = clock_period_ns - oplib.register_reserve_ns()
-
-    def visit(op: Operation):
-        if isinstance(op, scf.ForOp) and pipeline_ii(op) is not None:
-            schedule_pipelined_loop(op, budget, constant_trip_count(op))
-            return
-        for region in op.regions:
-            for block in region.blocks:
-                for item in split_block(block):
-                    if isinstance(item, list):
-                        for seg_op, placement in zip(item, schedule_segment(item, budget)):
-                            seg_op.attributes[CYCLE_ATTR] = IntegerAttr(placement.cycle, i64)
-                            seg_op.attributes[READY_ATTR] = IntegerAttr(placement.ready, i64)
-                            if placement.decided is not None:
-                                seg_op.attributes[DECIDED_ATTR] = IntegerAttr(placement.decided,
-                                                                              i64)
-                for inner in block.ops:
-                    if inner.regions and not is_predicated(inner):
-                        visit(inner)
-
-    visit(module)
-
-
-@dataclass(frozen=True)
-class SchedulePass(ModulePass):
-    """List-schedule every segment and modulo-schedule pipelined loops (per the device).
-
-    Options: clock_period_ns: the clock period the schedule fits; device: the operator library's device table (vichls.oplib.DEVICES)."""
-
-    name = "schedule"
-    clock_period_ns: float = 10.0
-    device: str = "xc7"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        with oplib.use_device(self.device):
-            schedule_module(op, self.clock_period_ns)
