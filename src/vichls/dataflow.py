@@ -2,7 +2,7 @@
 
 ``compile_dataflow(module)`` builds the graph level (passes/extract_tasks.py, then
 passes/infer_streams.py), compiles every distinct task function with the ordinary back
-end (vichls.fpga.compile_component, in task mode: ap_ctrl_chain, latched scalars, stalls
+end (vichls.component.compile_component, in task mode: ap_ctrl_chain, latched scalars, stalls
 on streams), and builds the top component:
 
 - one instance per task, one ``vichls_task_ctrl`` per task (its pending call and its count
@@ -39,6 +39,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerType, Module
 from xdsl.ir import Block, Region, SSAValue
 
 from vichls import oplib
+from vichls.component import FpgaDesign, compile_component
 from vichls.dialects import graph
 from vichls.dialects import structural as st
 from vichls.passes.build_structural import STALL_WIRE, WAITS_PORT
@@ -56,7 +57,6 @@ _STREAM_SUFFIXES = {"in": ("dout", "empty_n", "read"), "out": ("din", "full_n", 
 
 
 def compile_dataflow(module: ModuleOp, clock_period_ns: float):
-    from vichls.fpga import FpgaDesign, compile_component
 
     work = module.clone()
     top = top_function(work)

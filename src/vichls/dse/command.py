@@ -61,7 +61,7 @@ def _print_result(result) -> None:
 
 
 def run_command(args) -> int:
-    from vichls.cli import load_design
+    from vichls.frontend.design_file import load_design
     from vichls.dse.report import output_files
     from vichls.dse.search import DseMismatch, explore
 

@@ -23,6 +23,7 @@ from typing import Optional
 
 from vichls.errors import KernelError
 from vichls.frontend import tree as T
+from vichls.frontend.markers import KernelBase, loop
 from vichls.types import (
     ArrayType,
     ScalarType,
@@ -760,10 +761,8 @@ class Checker:
                                "@kernel functions, min, max, abs and type casts")
 
     def kernel_call(self, node: ast.Call, want_value: bool) -> Optional[T.CallExpr]:
-        from vichls.frontend.kernel import Kernel
-
         f = self.type_callee(node.func)
-        if not isinstance(f, Kernel):
+        if not isinstance(f, KernelBase):
             return None
         if f is self.kernel or f._checking:
             raise self.error(node, f"call to kernel '{f.name}' is recursive: recursion is not "
@@ -854,8 +853,6 @@ _OPERATOR_SYMBOLS = {ast.Div: "/", ast.Pow: "**", ast.MatMult: "@"}
 
 
 def _loop_marker():
-    from vichls.frontend.kernel import loop
-
     return loop
 
 

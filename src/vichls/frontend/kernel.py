@@ -21,10 +21,11 @@ from pathlib import Path
 from vichls.limits import MAX_NESTING, deep
 from vichls.errors import KernelError, VichlsError
 from vichls.frontend import tree as T
+from vichls.frontend.markers import KernelBase, loop  # noqa: F401 (loop: vichls.loop)
 from vichls.signature import KernelSignature, Param, check_call_args
 
 
-class Kernel:
+class Kernel(KernelBase):
     """A typed Python function that vichls can compile."""
 
     def __init__(self, fn):
@@ -130,13 +131,6 @@ def _deeper_than(root: ast.AST, limit: int) -> ast.AST | None:
 def kernel(fn) -> Kernel:
     """Declare a kernel: a typed Python function vichls compiles to hardware and to the CPU."""
     return Kernel(fn)
-
-
-def loop(rng, name: str | None = None):
-    """Label a loop for directives: ``for i in vichls.loop(range(N), name="outer"):``.
-
-    In Python it is the range itself."""
-    return rng
 
 
 # -- loading kernel files ----------------------------------------------------------------------
