@@ -48,6 +48,12 @@ MAX_DIMS = 4
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
+#: the dialects whose operations a package may hold (docs/ir.md), and of ours the stream ops
+#: the front end writes (not stream.clear, nor the graph and structural levels)
+_LOOP_LEVEL_DIALECTS = frozenset({"func", "affine", "scf", "arith", "memref"})
+_STREAM_OPS = frozenset({"stream.create", "stream.get", "stream.put"})
+
+
 class PackageError(Exception):
     def __init__(self, op: Operation | None, message: str):
         super().__init__(message)
@@ -189,6 +195,10 @@ def check_package(module: ModuleOp) -> None:
     for op in module.walk():
         if isinstance(op, (ModuleOp, func.FuncOp)):
             continue
+        if op.dialect_name() not in _LOOP_LEVEL_DIALECTS and op.name not in _STREAM_OPS:
+            raise PackageError(op, f"{op.name} is not part of the loop level (docs/ir.md): a "
+                                   "package holds func, affine, scf, arith and memref operations "
+                                   "and stream.create/get/put")
         for k, v in enumerate(op.results):
             _check_type(v.type, op, f"result {k} of {op.name}")
         for k, block in ((k, b) for r in op.regions for k, b in enumerate(r.blocks)):
