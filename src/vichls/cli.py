@@ -350,26 +350,23 @@ def nonnegative_number(text: str) -> float:
     return value
 
 
-def positive_int(text: str) -> int:
-    """An argparse type: a whole number, 1 or more (a count of runs, jobs, points)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: 1 or more is needed")
-    return value
+def _whole_number_of_at_least(minimum: int):
+    """An argparse type: a whole number, ``minimum`` or more."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{text!r}: {minimum} or more is needed")
+        return value
+
+    return parse
 
 
-def nonnegative_int(text: str) -> int:
-    """An argparse type: a whole number, 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: 0 or more is needed")
-    return value
+positive_int = _whole_number_of_at_least(1)  # counts of runs, jobs, points
+nonnegative_int = _whole_number_of_at_least(0)
 
 
 def clock_period_of(args) -> float:
