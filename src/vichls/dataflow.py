@@ -33,7 +33,6 @@ from collections import Counter
 from math import ceil
 
 import networkx as nx
-
 from xdsl.dialects import comb, func, hw
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerType, ModuleOp, StringAttr
 from xdsl.ir import Block, Region, SSAValue
@@ -57,7 +56,6 @@ _STREAM_SUFFIXES = {"in": ("dout", "empty_n", "read"), "out": ("din", "full_n", 
 
 
 def compile_dataflow(module: ModuleOp, clock_period_ns: float):
-
     work = module.clone()
     top = top_function(work)
     requests = list(top.attributes[REQUESTS_ATTR].data) if REQUESTS_ATTR in top.attributes else []
