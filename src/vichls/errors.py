@@ -8,6 +8,12 @@ knows where it happened (file, line, column) and how to say it in one line. The 
 from __future__ import annotations
 
 
+def line_col_of_byte(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based (line, column) of byte ``offset`` in ``data`` (columns count bytes)."""
+    before = data[:offset]
+    return before.count(b"\n") + 1, offset - (before.rfind(b"\n") + 1) + 1
+
+
 class VichlsError(Exception):
     """A user-facing error with an optional source location."""
 

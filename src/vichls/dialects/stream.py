@@ -84,6 +84,12 @@ class CreateOp(IRDLOperation):
         super().__init__(result_types=[stream_type],
                          properties={"depth": IntegerAttr(depth, IntegerType(64))})
 
+    @property
+    def display_name(self) -> str:
+        """The stream's name in the source (``vichls.name``), for messages."""
+        name = self.attributes.get("vichls.name")
+        return name.data if name is not None else (self.result.name_hint or "a local stream")
+
     def verify_(self) -> None:
         if self.depth.value.data < 1:
             raise VerifyException(f"a stream holds at least one element, not {self.depth.value.data}")

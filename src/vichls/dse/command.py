@@ -68,11 +68,6 @@ def run_command(args) -> int:
     if args.file.endswith(".mlir"):
         raise VichlsError("vichls dse needs the Python kernel file (it builds directive "
                           "sets against the kernel's loops)", args.file)
-    if args.max_points < 1 or args.jobs < 1 or args.verify < 0 or args.runs < 1:
-        raise VichlsError("--max-points, --jobs and --runs must be at least 1, --verify at "
-                          "least 0")
-    if args.time_budget is not None and args.time_budget <= 0:
-        raise VichlsError("--time-budget must be positive")
     loaded = load_design(args.file, args.kernel)
     if loaded.schedule is not None:
         print("  note: the file's own schedule is ignored; the DSE starts from no directives",

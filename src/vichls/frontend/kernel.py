@@ -19,7 +19,7 @@ import tokenize
 from pathlib import Path
 
 from vichls.limits import MAX_NESTING, deep
-from vichls.errors import KernelError, VichlsError
+from vichls.errors import KernelError, VichlsError, line_col_of_byte
 from vichls.frontend import tree as T
 from vichls.frontend.markers import KernelBase, loop  # noqa: F401 (loop: vichls.loop)
 from vichls.signature import KernelSignature, Param, check_call_args
@@ -188,9 +188,7 @@ def _check_encoding(path: Path) -> None:
     try:
         raw.decode(encoding)
     except UnicodeDecodeError as e:
-        before = raw[:e.start]
-        line = before.count(b"\n") + 1
-        col = e.start - (before.rfind(b"\n") + 1) + 1
+        line, col = line_col_of_byte(raw, e.start)
         raise KernelError(f"the file is not valid {encoding} text (byte 0x{raw[e.start]:02x}); "
                           "save it as UTF-8 or declare its encoding (# -*- coding: ... -*-)",
                           str(path), line, col) from None

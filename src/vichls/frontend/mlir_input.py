@@ -24,7 +24,7 @@ from xdsl.utils.lexer import Span
 
 from vichls.limits import deep
 from vichls.dialects import stream as ir_stream
-from vichls.errors import VichlsError
+from vichls.errors import VichlsError, line_col_of_byte
 from vichls.frontend.package_check import PackageError, check_package
 from vichls.limits import MAX_NESTING, deep_recursion
 from vichls.signature import top_function
@@ -114,9 +114,7 @@ def load_mlir(path: str | Path) -> ModuleOp:
     except OSError as e:
         raise VichlsError(f"cannot read {path}: {e.strerror}") from None
     except UnicodeDecodeError as e:
-        before = e.object[:e.start]
-        line = before.count(b"\n") + 1
-        col = e.start - (before.rfind(b"\n") + 1) + 1
+        line, col = line_col_of_byte(e.object, e.start)
         raise VichlsError("the file is not UTF-8 text (MLIR text is UTF-8)", str(path),
                           line, col) from None
     parser = _PositionParser(loop_level_context(), text, str(path))

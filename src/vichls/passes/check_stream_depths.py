@@ -66,8 +66,7 @@ def check_stream_depths(function: func.FuncOp) -> None:
     for create in [op for op in body.ops if isinstance(op, stream.CreateOp)]:
         value = create.result
         depth = create.depth.value.data
-        name = create.attributes["vichls.name"].data if "vichls.name" in create.attributes \
-            else (value.name_hint or "a local stream")
+        name = create.display_name
         pending = 0
         for op in body.ops:
             if _gets(op, value):

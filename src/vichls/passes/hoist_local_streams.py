@@ -30,18 +30,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from vichls.dialects import stream
-from vichls.passes.loop_pipeline import pipeline_ii
+from vichls.passes.loop_pipeline import in_pipeline
 from vichls.passes.unsupported import FpgaError
 from vichls.signature import top_function
-
-
-def _in_pipelined_loop(op) -> bool:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, func.FuncOp):
-        if pipeline_ii(parent) is not None:
-            return True
-        parent = parent.parent_op()
-    return False
 
 
 def hoist_local_streams(top: func.FuncOp) -> None:
@@ -49,8 +40,8 @@ def hoist_local_streams(top: func.FuncOp) -> None:
     creates = [op for op in top.walk()
                if isinstance(op, stream.CreateOp) and op.parent_block() is not entry]
     for create in reversed(creates):  # each goes to the start: keep their order
-        if _in_pipelined_loop(create):
-            name = create.result.name_hint or "a local stream"
+        if in_pipeline(create):
+            name = create.display_name
             raise FpgaError.at(create, f"the local stream '{name}' is made anew in every "
                                        "iteration of a pipelined loop (its kernel is called "
                                        "there); overlapping iterations cannot each have an "

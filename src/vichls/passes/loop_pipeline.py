@@ -83,10 +83,10 @@ def pipeline_ii(loop: Operation) -> int | None:
 
 
 def in_pipeline(op: Operation) -> bool:
-    """Whether ``op`` is nested in a pipelined ``scf.for``."""
+    """Whether ``op`` is nested in a pipelined loop (``affine.for`` or ``scf.for``)."""
     parent = op.parent_op()
     while parent is not None:
-        if isinstance(parent, scf.ForOp) and pipeline_ii(parent) is not None:
+        if isinstance(parent, (affine.ForOp, scf.ForOp)) and pipeline_ii(parent) is not None:
             return True
         parent = parent.parent_op()
     return False

@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from vichls.dialects import stream
+from vichls.passes.loop_utils import constant_bounds
 
 #: a term of the polynomial: the sorted trip-count variables of its product
 Term = tuple
@@ -51,12 +52,8 @@ def _bound_key(value: SSAValue):
 def _trip(loop: Operation) -> Count | None:
     """The trip count of one loop as a polynomial (a constant, or one variable)."""
     if isinstance(loop, affine.ForOp):
-        if loop.lowerBoundOperands or loop.upperBoundOperands:
-            return None
-        lb = max(loop.lowerBoundMap.data.eval([], []))
-        ub = min(loop.upperBoundMap.data.eval([], []))
-        step = loop.step.value.data
-        return _constant(max(0, -(-(ub - lb) // step)))
+        bounds = constant_bounds(loop)
+        return None if bounds is None else _constant(bounds.trip_count)
     if not isinstance(loop, scf.ForOp):
         return None
     lb, ub, step = (_bound_key(v) for v in (loop.lb, loop.ub, loop.step))
