@@ -1,5 +1,5 @@
 """Write the Verilog of every suite design without directives, at both sizes, for the xc7 at
-10 ns and the ECP5 at 150 MHz (27 x 2 x 2 = 108 files), into one folder.
+10 ns and the ECP5 at 150 MHz (27 x 2 x 2 = 108 files), and their reports, into one folder.
 
 A refactoring or a fix that must not change what the compiler makes is checked by running
 this before and after it and comparing the folders (`diff -r BEFORE AFTER`).
@@ -10,6 +10,7 @@ this before and after it and comparing the folders (`diff -r BEFORE AFTER`).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -38,7 +39,10 @@ def main(argv=None) -> int:
             for device, period in TARGETS:
                 with use_device(device):
                     design = compile_fpga(module, clock_period_ns=period)
-                (args.out / f"{bench.name}-{size}-{device}.v").write_text(design.verilog)
+                stem = f"{bench.name}-{size}-{device}"
+                (args.out / f"{stem}.v").write_text(design.verilog)
+                (args.out / f"{stem}.report.json").write_text(
+                    json.dumps(design.report, indent=1, sort_keys=True) + "\n")
                 count += 1
     print(f"{count} designs written to {args.out} in {time.perf_counter() - start:.1f} s")
     return 0

@@ -66,6 +66,15 @@ def test_deterministic_and_input_untouched():
     assert compile_fpga(small.module()).verilog == first
 
 
+def test_consuming_the_input_and_dropping_the_structural_view_change_nothing_made():
+    """What `vichls compile` asks for (no copies): the same Verilog and report; the
+    structural view before control compilation is then not kept."""
+    kept = compile_fpga(small.module())
+    lean = compile_fpga(small.module(), consume=True, keep_structural=False)
+    assert lean.verilog == kept.verilog and lean.report == kept.report
+    assert lean.structural is None and kept.structural is not None
+
+
 def _module_with(op_maker):
     """A one-function module whose body holds the op that op_maker builds."""
     f = func.FuncOp("bad", ((builtin.i32,), (builtin.i32,)))

@@ -51,7 +51,8 @@ class FpgaDesign:
     top: str
     verilog: str
     report: dict
-    structural: ModuleOp
+    #: the structural IR before control compilation (None when not kept)
+    structural: ModuleOp | None
     signature: KernelSignature
     # {parameter: vichls.flows.sim.Partition}: what the simulator needs to serve the banks
     partitions: dict = field(default_factory=dict)
@@ -108,24 +109,27 @@ class CompiledComponent:
 
     signature: KernelSignature  # the kernel's, banks folded back
     compiled: ModuleOp  # after control compilation and stall insertion
-    view: ModuleOp  # before control compilation (the report reads its control tree)
+    #: before control compilation (``--emit structural``); None without ``keep_view``
+    view: ModuleOp | None
     report: dict
     partitions: dict
 
 
-def compile_component(work: ModuleOp, clock_period_ns: float, *, task_mode: bool = False
-                      ) -> CompiledComponent:
+def compile_component(work: ModuleOp, clock_period_ns: float, *, task_mode: bool = False,
+                      keep_view: bool = True) -> CompiledComponent:
     """Compile the top kernel of ``work`` (consumed) to a structural component;
-    ``task_mode`` gives the module of a dataflow task (passes/build_structural.py)."""
+    ``task_mode`` gives the module of a dataflow task (passes/build_structural.py);
+    ``keep_view`` keeps a copy of the structural IR before control compilation."""
     top, banked_sig = prepare(work, clock_period_ns)
     # a partitioned parameter is one function argument (hence one port set) per bank;
     # the design's signature is the kernel's, with the banks folded back into the array
     sig = original_signature(top)
     structural = build_structural(work, top, banked_sig, task_mode)
-    structural_view = structural.clone()
+    timing = control_timing(top, structural)  # read before control compilation
+    structural_view = structural.clone() if keep_view else None
     compile_control(structural, task_mode)
     insert_stall(structural)
-    report = make_report(top, banked_sig, structural_view, structural, clock_period_ns)
+    report = make_report(top, banked_sig, timing, structural, clock_period_ns)
     add_partitions_to_report(report, top, sig)
     return CompiledComponent(sig, structural, structural_view, report,
                              sim_partitions(partitions_of(top)))
@@ -262,15 +266,30 @@ class _LatencyModel:
         raise AssertionError(op.name)
 
 
-def make_report(
-    top: func.FuncOp, sig: KernelSignature, view: ModuleOp, structural: ModuleOp, clock: float
-) -> dict:
-    """The report; ``view`` is the structural IR before control compilation, ``structural``
-    after it."""
-    model = _LatencyModel(next(op for op in view.walk() if isinstance(op, st.ComponentOp)),
+@dataclass
+class ControlTiming:
+    """What the report takes from the control tree: the latency bounds and the loops."""
+
+    low: int
+    high: int | None
+    loops: list[dict]
+
+
+def control_timing(top: func.FuncOp, structural: ModuleOp) -> ControlTiming:
+    """The latency bounds and loop entries of ``structural`` before control compilation."""
+    model = _LatencyModel(next(op for op in structural.walk() if isinstance(op, st.ComponentOp)),
                           source_controls(top))
-    control = next(op for op in view.walk() if isinstance(op, st.ControlOp))
+    control = next(op for op in structural.walk() if isinstance(op, st.ControlOp))
     low, high = model.block(control.body.block)
+    return ControlTiming(low, high, model.loops)
+
+
+def make_report(
+    top: func.FuncOp, sig: KernelSignature, timing: ControlTiming, structural: ModuleOp,
+    clock: float
+) -> dict:
+    """The report of ``structural`` after control compilation; ``timing`` was read from its
+    control tree before."""
     component = next(op for op in structural.walk() if isinstance(op, st.ComponentOp))
     ports = [
         {"name": op.port_name.data, "direction": op.direction.data,
@@ -314,7 +333,7 @@ def make_report(
     warnings = [
         f"loop '{loop['name']}': pipelined at II={loop['ii']}, not the II={loop['requested_ii']} "
         f"asked for: {loop.get('ii_reason', 'see the schedule')}"
-        for loop in model.loops if loop.get("pipelined") and loop["ii"] > loop["requested_ii"]
+        for loop in timing.loops if loop.get("pipelined") and loop["ii"] > loop["requested_ii"]
     ]
     return {
         "top": sig.name,
@@ -322,8 +341,8 @@ def make_report(
         "clock_period_ns": clock,
         "device": oplib.current_device().name,
         "interface": {"ports": ports, "arrays": arrays, **({"streams": streams} if streams else {})},
-        "latency": {"min": low, "max": high},
-        "loops": model.loops,
+        "latency": {"min": timing.low, "max": timing.high},
+        "loops": timing.loops,
         "resources": {"lut": round(totals["lut"] * device.lut_scale),
                       **{k: round(totals[k]) for k in ("ff", "dsp", "bram18")}},
         "operators": dict(sorted(operators.items())),

@@ -82,7 +82,8 @@ def compile_dataflow(module: ModuleOp, clock_period_ns: float):
             if task_requests:
                 top_function(sub).attributes[REQUESTS_ATTR] = ArrayAttr(task_requests)
             try:
-                component_design = compile_component(sub, clock_period_ns, task_mode=True)
+                component_design = compile_component(sub, clock_period_ns, task_mode=True,
+                                                      keep_view=False)
             except FpgaError as e:
                 raise FpgaError(f"{e.message} (in dataflow task '{task.task_name.data}')",
                                 e.filename, e.line, e.col) from None

@@ -50,14 +50,19 @@ __all__ = ["compile_fpga", "compile_component", "prepare", "FpgaDesign", "FpgaEr
 
 
 @deep
-def compile_fpga(module: ModuleOp, *, clock_period_ns: float = 10.0) -> FpgaDesign:
-    """Compile the top kernel of ``module`` (left unchanged) to Verilog and a report."""
+def compile_fpga(module: ModuleOp, *, clock_period_ns: float = 10.0, consume: bool = False,
+                 keep_structural: bool = True) -> FpgaDesign:
+    """Compile the top kernel of ``module`` to Verilog and a report. ``module`` is left
+    unchanged unless ``consume`` (the caller no longer needs it: no copy is made);
+    ``keep_structural=False`` leaves the design's ``structural`` None (no copy of the
+    structural IR before control compilation is kept)."""
     if not math.isfinite(clock_period_ns):
         raise FpgaError(f"clock period {clock_period_ns} ns: a finite number is needed")
     if clock_period_ns <= oplib.REGISTER_RESERVE_NS:
         raise FpgaError(f"clock period {clock_period_ns} ns is too short")
     if graph.DATAFLOW_ATTR in top_function(module).attributes:
         return compile_dataflow(module, clock_period_ns)
-    c = compile_component(module.clone(), clock_period_ns)
+    c = compile_component(module if consume else module.clone(), clock_period_ns,
+                          keep_view=keep_structural)
     verilog = emit_verilog(c.compiled)
     return FpgaDesign(c.signature.name, verilog, c.report, c.view, c.signature, c.partitions)

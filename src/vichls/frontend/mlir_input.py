@@ -14,7 +14,7 @@ from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects import affine, arith, builtin, func, memref, scf
-from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
+from xdsl.dialects.builtin import AffineMapAttr, FileLineColLoc, ModuleOp
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -40,13 +40,40 @@ def loop_level_context() -> Context:
 
 class _LocationPrinter(Printer):
     """xDSL 0.74 prints an scf.while's location in the middle of its custom form, where its
-    own parser rejects it; this printer leaves it to the end, as for every other op."""
+    own parser rejects it; this printer leaves it to the end, as for every other op.
+
+    It also prints faster, which a package of 30,000 operations notices: a location's text
+    is made once per location (the ops of one source line share it), and text without a
+    newline goes straight to the stream."""
 
     def print_operation_type(self, op) -> None:
         if isinstance(op, scf.WhileOp):
             self.print_function_type(op.operand_types, op.result_types)
             return
         super().print_operation_type(op)
+
+    def print_attribute(self, attribute) -> None:
+        if not isinstance(attribute, FileLineColLoc):
+            super().print_attribute(attribute)
+            return
+        texts = self.__dict__.setdefault("_location_texts", {})
+        text = texts.get(attribute)
+        if text is None:
+            saved, self.stream = self.stream, io.StringIO()
+            try:
+                super().print_attribute(attribute)
+                text = texts[attribute] = self.stream.getvalue()
+            finally:
+                self.stream = saved
+            self._current_column -= len(text)
+        self.print_string(text)
+
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        if "\n" in text or self.stream is None:
+            super().print_string(text, indent=indent)
+            return
+        self._current_column += len(text)
+        self.stream.write(text)
 
 
 @deep

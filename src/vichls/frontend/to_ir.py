@@ -14,6 +14,7 @@ effects, so nothing here evaluates them speculatively or merges them).
 from __future__ import annotations
 
 import contextlib
+import functools
 
 from typing import Optional
 
@@ -24,6 +25,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
+    MemRefType,
     ModuleOp,
     StringAttr,
 )
@@ -106,6 +108,12 @@ class _Affine:
         return [*self.dims, *self.syms]
 
 
+@functools.lru_cache(maxsize=256)
+def _memref_type(width: int, shape: tuple[int, ...]) -> MemRefType:
+    """``memref<shape x iW>`` (made once: building a type verifies it)."""
+    return MemRefType(IntegerType(width), list(shape))
+
+
 class FunctionBuilder:
     def __init__(self, kt: T.KernelTree):
         self.kt = kt
@@ -126,7 +134,9 @@ class FunctionBuilder:
 
     # -- emission -------------------------------------------------------------------------
     @staticmethod
+    @functools.lru_cache(maxsize=4096)
     def loc_of(loc: T.Loc) -> FileLineColLoc:
+        # (a location is an immutable attribute: the ops of one source place share it)
         return FileLineColLoc(StringAttr(loc.filename), IntAttr(loc.line), IntAttr(loc.col))
 
     def set_loc(self, loc: T.Loc) -> None:
@@ -138,7 +148,8 @@ class FunctionBuilder:
         return op
 
     def alloca(self, ty: ScalarType, shape: tuple[int, ...] = ()) -> SSAValue:
-        op = memref.AllocaOp.get(IntegerType(ty.width), shape=list(shape))
+        op = memref.AllocaOp.build(operands=[[], []],
+                                   result_types=[_memref_type(ty.width, tuple(shape))])
         op.location = self.loc
         if self.first_non_alloca is None:
             self.entry.add_op(op)
