@@ -2,7 +2,7 @@
 
     python benchmarks/calibrate_estimator.py [--size small] [--bench-json FILE]
 
-The compile report estimates LUTs as a sum of per-operator costs (src/vichls/oplib.py) and
+The compile report estimates LUTs as a sum of per-operator costs (src/vichls/targets/oplib.py) and
 flip-flops mostly as the bits of the datapath registers. Synthesis keeps fewer flip-flops
 than that (it drops constant and duplicate bits and folds multiplier pipeline registers into
 DSP blocks) and fewer LUTs than the sum (logic merges across operators). The device
@@ -28,8 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.suite import benchmarks  # noqa: E402
-from vichls import oplib  # noqa: E402
-from vichls.fpga import compile_fpga  # noqa: E402
+from vichls.targets import oplib  # noqa: E402
+from vichls.driver.fpga import compile_fpga  # noqa: E402
 
 _REGISTER = re.compile(r"vichls_reg #\(\.WIDTH\((\d+)\)\)")
 

@@ -85,7 +85,7 @@ def measure(size: str = "small", names: list[str] | None = None,
             max_cycles: int = 20_000_000) -> list[Row]:
     """Compile, simulate (one build) and check every benchmark at ``size`` both ways."""
     from vichls.flows.sim import SimDesign, build_simulation
-    from vichls.fpga import compile_fpga
+    from vichls.driver.fpga import compile_fpga
     from vichls.inputs import copy_args
     from vichls.results import differences, results_of
 

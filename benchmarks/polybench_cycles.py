@@ -35,7 +35,7 @@ from benchmarks.suite import benchmarks
 kernel = benchmarks({size!r}, [{name!r}])[0].kernel
 t0 = time.perf_counter()
 module = kernel.module()
-from vichls.fpga import compile_fpga
+from vichls.driver.fpga import compile_fpga
 design = compile_fpga(module)
 seconds = time.perf_counter() - t0
 peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -55,7 +55,7 @@ def measure_compile(name: str, size: str) -> dict:
 
 def main(argv: list[str]) -> int:
     from vichls.flows.sim import SimDesign, build_simulation
-    from vichls.fpga import compile_fpga
+    from vichls.driver.fpga import compile_fpga
     from vichls.inputs import copy_args
     from vichls.results import differences, results_of
 

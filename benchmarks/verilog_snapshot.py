@@ -18,8 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.suite import SIZES, benchmarks  # noqa: E402
-from vichls.fpga import compile_fpga  # noqa: E402
-from vichls.oplib import use_device  # noqa: E402
+from vichls.driver.fpga import compile_fpga  # noqa: E402
+from vichls.targets.oplib import use_device  # noqa: E402
 
 TARGETS = (("xc7", 10.0), ("ecp5", 1000.0 / 150))
 

@@ -39,7 +39,7 @@ def run_batch(items: list[tuple[str, object, list[tuple]]], max_cycles: int = 2_
     """items: (name, kernel, list of argument tuples). Returns an Outcome per name."""
     from vichls.cpu import compile_cpu
     from vichls.flows.sim import SimDesign, build_simulation
-    from vichls.fpga import compile_fpga
+    from vichls.driver.fpga import compile_fpga
 
     outcomes: dict[str, Outcome] = {}
     designs = []
@@ -134,7 +134,7 @@ def corpus_schedules(apply, innermost_first: bool = False) -> dict:
     import vichls
     from kernels import ALL_CASES
     from vichls.errors import DirectiveError
-    from vichls.schedule import loop_paths
+    from vichls.frontend.customize import loop_paths
 
     cases = {}
     for case in ALL_CASES:

@@ -19,9 +19,9 @@ import vichls
 from vichls import int16, int32, kernel
 from vichls.cpu import compile_cpu
 from vichls.errors import DirectiveError
-from vichls.fpga import compile_fpga
+from vichls.driver.fpga import compile_fpga
 from vichls.inputs import copy_args
-from vichls.passes.loop_utils import ConstantBounds, constant_bounds
+from vichls.analysis.loop_utils import ConstantBounds, constant_bounds
 from vichls.results import differences, results_of
 
 from e2e import Scheduled, assert_outcome, run_batch, schedule_of
@@ -227,7 +227,7 @@ def test_tile_of_a_loop_with_an_affine_lower_bound_and_step():
 
 
 def test_unrolling_an_outer_loop_makes_the_inner_bounds_constant():
-    from vichls.passes.loop_utils import constant_bounds
+    from vichls.analysis.loop_utils import constant_bounds
 
     m = vichls.customize(shapes).unroll("i").module()
     loops = _loops(m)

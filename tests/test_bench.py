@@ -16,7 +16,7 @@ from vichls import int32, kernel
 from vichls.bench.bound import cycle_bound
 from vichls.bench.fmax import _fmax_of, critical_path
 from vichls.cli import main
-from vichls.fpga import compile_fpga
+from vichls.driver.fpga import compile_fpga
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernels import ALL_CASES  # noqa: E402

@@ -188,7 +188,7 @@ def test_counts_below_one_are_refused(tmp_path, capsys, option):
 def test_the_api_refuses_a_clock_that_is_not_finite():
     from vichls.errors import VichlsError
     from vichls.frontend.kernel import load_file
-    from vichls.fpga import compile_fpga
+    from vichls.driver.fpga import compile_fpga
 
     with pytest.raises(VichlsError):
         compile_fpga(load_file(GEMM)["gemm"].module(), clock_period_ns=float("nan"))

@@ -19,7 +19,7 @@ TESTS = Path(__file__).parent
 COMPILE_ALL = """
 import hashlib, json, sys
 from kernels import ALL_CASES
-from vichls.fpga import compile_fpga
+from vichls.driver.fpga import compile_fpga
 from vichls.frontend.mlir_input import print_module
 
 def digest(text):

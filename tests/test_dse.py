@@ -378,7 +378,7 @@ def test_written_back_schedule_reproduces_the_design(tight, nest):
 
 def test_pipeline_points_left_out_when_the_back_end_refuses_them(nest, monkeypatch):
     from vichls.errors import DirectiveError
-    from vichls.schedule import Schedule
+    from vichls.frontend.customize import Schedule
 
     def refuse_pipeline(self):
         if any(d.kind == "pipeline" for d in self.directives):

@@ -91,7 +91,7 @@ def test_random_designs_lint_clean_and_synthesize_without_latches_or_loops(tmp_p
     latch, no combinational loop and no problem from `check`."""
     from vichls.flows.lint import lint_verilog
     from vichls.flows.synth import synth_check
-    from vichls.fpga import compile_fpga
+    from vichls.driver.fpga import compile_fpga
 
     seeds = list(range(DRAW_SEED, DRAW_SEED + LINT_COUNT))
     print(f"lint/synth program seeds: {seeds} (odd ones with directives)")

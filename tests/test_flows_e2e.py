@@ -1,5 +1,5 @@
 """End to end through the simulation flow: kernels compiled by the FPGA back end
-(vichls.fpga.compile_fpga), simulated in one build and one simulator process, checked
+(vichls.driver.fpga.compile_fpga), simulated in one build and one simulator process, checked
 bit for bit against the Python call and cycle for cycle against the back end's report."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ KERNELS = [vadd, scale, rev, seven, wide, psum]
 
 @pytest.fixture(scope="module")
 def compiled():
-    from vichls.fpga import compile_fpga  # noqa: PLC0415
+    from vichls.driver.fpga import compile_fpga  # noqa: PLC0415
 
     designs = {k.signature.name: compile_fpga(k.module()) for k in KERNELS}
     model = build_simulation([SimDesign(d.verilog, k.signature) for k, d in zip(KERNELS, designs.values())])

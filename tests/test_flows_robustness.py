@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import pytest
 
 import vichls.flows.sim as sim_flow
-import vichls.schedule
+import vichls.driver.build
 from vichls import int32, kernel
 from vichls.cli import main
 from vichls.flows.sim import SimDesign, SimError, build_simulation
@@ -53,7 +53,7 @@ def kernel_file(tmp_path):
 def _compiles_to(monkeypatch, verilog: str) -> None:
     """Make the FPGA build of any kernel give ``verilog`` (for hang's signature)."""
     design = SimpleNamespace(verilog=verilog, signature=hang.signature, partitions={})
-    monkeypatch.setattr(vichls.schedule, "build_module", lambda *a, **k: design)
+    monkeypatch.setattr(vichls.driver.build, "build_module", lambda *a, **k: design)
 
 
 def test_build_failure_names_the_design_and_keeps_the_log(tmp_path):

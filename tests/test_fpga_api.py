@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 
 from vichls import int32, kernel, uint8
 from vichls.flows.lint import lint_verilog
-from vichls.fpga import FpgaError, compile_fpga
+from vichls.driver.fpga import FpgaError, compile_fpga
 
 
 @kernel

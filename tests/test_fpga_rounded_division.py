@@ -8,7 +8,7 @@ import numpy as np
 from test_pass_prepare import parse
 
 from vichls.flows.sim import SimDesign, build_simulation, icarus_available
-from vichls.fpga import compile_fpga
+from vichls.driver.fpga import compile_fpga
 from vichls.signature import signature_of, top_function
 from vichls.types import int32
 

@@ -10,7 +10,7 @@ import pytest
 from kernels import ALL_CASES, copy_args, golden
 
 from vichls.flows.sim import SimDesign, build_simulation, icarus_available
-from vichls.fpga import compile_fpga
+from vichls.driver.fpga import compile_fpga
 
 CALLS_PER_CASE = 3
 SIMULATOR = "icarus" if icarus_available() else "verilator"

@@ -276,20 +276,20 @@ def test_cli_passes_the_fpga_target(monkeypatch, capsys):
 def test_programs_are_checked_on_the_ecp5_and_its_reproducers_say_so(tmp_path, monkeypatch):
     """RTL scheduled for the ECP5 at 150 MHz (one-hot control, DSP-registered multipliers)
     agrees with Python too; a reproducer found there carries TARGET and replays there."""
-    from vichls import oplib
+    from vichls.targets import oplib
 
     ecp5 = fuzz.Target("ecp5", 1000 / 150)
     progs = [fuzz.Program(f"p{s}", build_program(s).source, s) for s in range(4)]
     devices = []
-    import vichls.fpga
+    import vichls.driver.fpga
 
-    original = vichls.fpga.compile_fpga
+    original = vichls.driver.fpga.compile_fpga
 
     def spy(module, **kwargs):
         devices.append((oplib.current_device().name, kwargs.get("clock_period_ns")))
         return original(module, **kwargs)
 
-    monkeypatch.setattr(vichls.fpga, "compile_fpga", spy)
+    monkeypatch.setattr(vichls.driver.fpga, "compile_fpga", spy)
     verdicts = fuzz.check_programs(progs, tmp_path, target=ecp5)
     assert all(v.ok for v in verdicts.values()), verdicts
     assert devices and set(devices) == {("ecp5", 1000 / 150)}

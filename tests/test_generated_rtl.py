@@ -10,7 +10,7 @@ import pytest
 from kernels import ALL_CASES
 from vichls.flows.lint import lint_verilog
 from vichls.flows.synth import synth_check
-from vichls.fpga import compile_fpga
+from vichls.driver.fpga import compile_fpga
 
 
 @functools.lru_cache(maxsize=None)

@@ -1,4 +1,4 @@
-"""Device tables of the operator library (vichls.oplib): xc7 stays the default and unchanged,
+"""Device tables of the operator library (vichls.targets.oplib): xc7 stays the default and unchanged,
 ``use_device("ecp5")`` changes what the scheduler, the structural builder and the report
 read, and designs scheduled for the ECP5 at 150 MHz still compute exactly what Python does
 (one simulator build). The CLI's ``--device`` / ``--target-mhz`` options reach the build."""
@@ -12,7 +12,7 @@ import pytest
 
 from vichls import customize, int16, int32, int64, kernel, oplib
 from vichls.cli import main
-from vichls.fpga import compile_fpga
+from vichls.driver.fpga import compile_fpga
 from vichls.inputs import copy_args
 from vichls.results import differences, results_of
 from vichls.signature import check_call_args
@@ -148,8 +148,8 @@ def five_writers(a: int32[8], out: int32[2]):
 def test_writes_to_a_register_with_five_writers_are_charged_on_ecp5_only():
     """The scheduler reads the charge per write from the count of the register's writers
     (``best``: the initial zero and four branches)."""
-    from vichls.fpga import prepare
-    from vichls.passes.schedule import op_cost
+    from vichls.driver.fpga import prepare
+    from vichls.scheduling.list_schedule import op_cost
 
     for device, levels in (("ecp5", 2), ("xc7", 0)):
         with oplib.use_device(device):
@@ -374,7 +374,7 @@ def test_ecp5_designs_are_bit_exact_in_simulation():
         "mixed_products": (mixed_products, mixed_products.module(), args_for),
         "mixed_products_pipelined": (mixed_products, pipelined.module(), args_for),
         "triangular_sum": (triangular_sum, triangular_sum.module(), args_for),
-        # shifts and adders instead of the multiplier blocks (passes/shift_add_products.py)
+        # shifts and adders instead of the multiplier blocks (transforms/fpga/shift_add_products.py)
         "constant_products": (constant_products, constant_products.module(), args_for),
         # distributed RAM (registered read address, writes landing a cycle late), single-
         # and dual-ported, beside a block-RAM array

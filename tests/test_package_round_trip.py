@@ -16,7 +16,7 @@ from kernels import streams as ks
 from kernels.dataflow import DATAFLOW_SCHEDULES
 from vichls.frontend.kernel import kernels_in, load_file
 from vichls.frontend.mlir_input import load_mlir, print_module
-from vichls.fpga import compile_fpga
+from vichls.driver.fpga import compile_fpga
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,7 +42,7 @@ def _designs() -> dict:
         designs[case.name] = case.kernel.module
     # with directives: tile, unroll and partition of the first loops that take them
     for case in ALL_CASES:
-        for loop in [p[-1][0] for p, _, _ in vichls.schedule.loop_paths(case.kernel.tree().body)]:
+        for loop in [p[-1][0] for p, _, _ in vichls.frontend.customize.loop_paths(case.kernel.tree().body)]:
             s = vichls.customize(case.kernel).tile(loop, 2)
             try:
                 s.module()
@@ -58,7 +58,7 @@ def _designs() -> dict:
         designs[f"dataflow_{name}"] = make().module
     for path in sorted((ROOT / "examples").glob("*.py")):
         namespace = load_file(path)
-        schedules = [v for v in namespace.values() if isinstance(v, vichls.schedule.Schedule)]
+        schedules = [v for v in namespace.values() if isinstance(v, vichls.frontend.customize.Schedule)]
         for k in kernels_in(namespace).values():
             mine = [s for s in schedules if s.kernel is k]
             designs[f"example_{path.stem}_{k.name}"] = mine[0].module if mine else k.module

@@ -15,9 +15,9 @@ import pytest
 
 from vichls import int32, kernel, uint8
 from vichls.flows.sim import SimDesign, build_simulation
-from vichls.fpga import compile_fpga
+from vichls.driver.fpga import compile_fpga
 from vichls.inputs import copy_args
-from vichls.passes.partition_arrays import partition_arrays
+from vichls.transforms.loop.partition_arrays import partition_arrays
 
 from e2e import SIMULATOR, differences
 

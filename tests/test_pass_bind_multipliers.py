@@ -1,5 +1,5 @@
 """Multipliers shared between groups that never run at the same time
-(passes/bind_multipliers.py): the binding on the IR, the report's DSP count, and end to end
+(transforms/fpga/bind_multipliers.py): the binding on the IR, the report's DSP count, and end to end
 two pipelined nests on one set of multipliers, Python = CPU = RTL."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from e2e import assert_outcome, run_batch, schedule_of, Scheduled
 from vichls import int32, kernel, oplib
 from vichls.inputs import random_args
-from vichls.passes.schedule import SHARERS_ATTR, UNIT_ATTR
+from vichls.scheduling.list_schedule import SHARERS_ATTR, UNIT_ATTR
 
 
 @kernel
@@ -37,7 +37,7 @@ def _multiplies(module):
 
 
 def test_each_group_keeps_its_own_cells_and_groups_share_them():
-    from vichls.fpga import prepare
+    from vichls.driver.fpga import prepare
 
     module = schedule_of(two_products, *TWO_PIPELINES).module()
     prepare(module, 10.0)
@@ -49,7 +49,7 @@ def test_each_group_keeps_its_own_cells_and_groups_share_them():
 
 
 def test_the_report_counts_a_shared_cell_once_and_ecp5_does_not_share():
-    from vichls.fpga import compile_fpga
+    from vichls.driver.fpga import compile_fpga
 
     design = compile_fpga(schedule_of(two_products, *TWO_PIPELINES).module())
     assert design.report["resources"]["dsp"] == 4 * 3  # four 32-bit cells, 3 blocks each

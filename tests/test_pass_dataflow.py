@@ -1,5 +1,5 @@
-"""IR-level tests of the graph level: task extraction (passes/extract_tasks.py), channel
-typing (passes/infer_streams.py) and stall insertion (passes/insert_stall.py)."""
+"""IR-level tests of the graph level: task extraction (transforms/graph/extract_tasks.py), channel
+typing (transforms/graph/infer_streams.py) and stall insertion (structural/insert_stall.py)."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ from kernels.dataflow import (
 from vichls import int32, kernel
 from vichls.dialects import graph, stream
 from vichls.dialects import structural as st
-from vichls.passes.extract_tasks import extract_tasks
-from vichls.passes.infer_streams import infer_streams
+from vichls.transforms.graph.extract_tasks import extract_tasks
+from vichls.transforms.graph.infer_streams import infer_streams
 from vichls.signature import find_function, signature_of, top_function
 
 N = 16
@@ -159,7 +159,7 @@ def test_designs_without_streams_have_no_stall_logic():
 
 
 def test_partitioning_a_channel_is_refused():
-    from vichls.passes.unsupported import FpgaError
+    from vichls.errors import FpgaError
 
     s = vichls.customize(two_scales).dataflow().partition("t", dim=1, factor=2)
     with pytest.raises(FpgaError, match="'t' is a channel between tasks"):

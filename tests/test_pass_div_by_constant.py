@@ -1,4 +1,4 @@
-"""Division and remainder by a constant without a divider (passes/div_by_constant.py).
+"""Division and remainder by a constant without a divider (transforms/fpga/div_by_constant.py).
 
 - the arithmetic: a function ``n -> (n / d, n % d)`` in arith ops is rewritten by the pass
   and evaluated by a small interpreter with the exact wrap semantics of the IR ops, against
@@ -24,8 +24,8 @@ from xdsl.ir import Block, Region
 
 from e2e import assert_outcome, run_batch, schedule_of, Scheduled
 from vichls import int8, int32, int64, kernel, uint16, uint32
-from vichls.passes.div_by_constant import div_by_constant, magic_number, signed_digits
-from vichls.passes.schedule import op_kind
+from vichls.transforms.fpga.div_by_constant import div_by_constant, magic_number, signed_digits
+from vichls.scheduling.list_schedule import op_kind
 
 _DIV = {True: (arith.DivSIOp, arith.RemSIOp), False: (arith.DivUIOp, arith.RemUIOp)}
 _DIVISIONS = (*_DIV[True], *_DIV[False])
@@ -367,7 +367,7 @@ def stencil3(A: int32[10], B: int32[10]):
 
 
 def test_kernel_ir_after_preparation_has_no_divider():
-    from vichls.fpga import compile_fpga, prepare
+    from vichls.driver.fpga import compile_fpga, prepare
 
     module = stencil3.module()
     assert _ops(module, arith.DivSIOp)  # the front end's division...
@@ -440,7 +440,7 @@ def test_ranged_and_index_dividends_need_no_divider():
     """The dividends are loop counters (0..19): their divisions by constants, the bank
     arithmetic of the partitioned arrays on ``index`` included, become narrow products
     and shifts, with no floor adjustment left."""
-    from vichls.fpga import compile_fpga, prepare
+    from vichls.driver.fpga import compile_fpga, prepare
 
     module = schedule_of(rolled_over_banks, *ROLLED_OVER_BANKS).module()
     prepare(module, 10.0)
@@ -571,7 +571,7 @@ def test_python_equals_cpu_equals_rtl(outcomes, name):
 
 
 def test_pipelined_division_by_constants_runs_at_one_iteration_per_cycle(outcomes):
-    from vichls.fpga import compile_fpga
+    from vichls.driver.fpga import compile_fpga
 
     design = compile_fpga(schedule_of(stencil_pipelined, ("pipeline", "i")).module())
     assert "vichls_div" not in design.verilog and _products(design.verilog)
@@ -588,7 +588,7 @@ def test_pipelined_division_by_constants_runs_at_one_iteration_per_cycle(outcome
     (divide_int64, "vichls_div"),  # the product would be wider than 64 bits
 ])
 def test_the_units_of_the_end_to_end_kernels(kernel_, unit):
-    from vichls.fpga import compile_fpga
+    from vichls.driver.fpga import compile_fpga
 
     verilog = compile_fpga(kernel_.module()).verilog
     assert ("vichls_div" in verilog) == (unit == "vichls_div")

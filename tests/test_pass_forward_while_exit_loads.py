@@ -1,5 +1,5 @@
 """Array elements the condition of a ``while`` read, reused after the loop
-(passes/forward_while_exit_loads.py): which loads after the loop become register reads,
+(transforms/fpga/forward_while_exit_loads.py): which loads after the loop become register reads,
 and which must stay. End to end, the KMP kernels of test_pass_if_convert_scalars.py run
 through this pass (Python = CPU = RTL, and the cycles per character there)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from test_pass_prepare import ops_named, parse
 
-from vichls.passes.forward_while_exit_loads import forward_while_exit_loads
+from vichls.transforms.fpga.forward_while_exit_loads import forward_while_exit_loads
 
 LOOP = """
 builtin.module {

@@ -1,5 +1,5 @@
-"""If-conversion of register updates (passes/if_convert_scalars.py) and the store
-forwarding into branches that uses it (passes/forward_scalar_stores.py).
+"""If-conversion of register updates (transforms/fpga/if_convert_scalars.py) and the store
+forwarding into branches that uses it (transforms/fpga/forward_scalar_stores.py).
 
 - the IR: which ifs become selects (pipelined bodies; a ``while`` condition, with its
   array loads speculated only where every address is in range; elsewhere only when the
@@ -23,8 +23,8 @@ from test_pass_prepare import ops_named, parse
 from e2e import assert_outcome, run_batch
 from vichls import int32, kernel
 from vichls.frontend.kernel import load_source
-from vichls.passes.forward_scalar_stores import forward_scalar_stores
-from vichls.passes.if_convert_scalars import if_convert_scalars
+from vichls.transforms.fpga.forward_scalar_stores import forward_scalar_stores
+from vichls.transforms.fpga.if_convert_scalars import if_convert_scalars
 
 def _condition_loop(params: str, branches: list[str]) -> str:
     """A ``while`` loop counting k down, whose condition is ``k > 0 and b`` for each

@@ -1,6 +1,6 @@
 """Local streams start empty wherever the program makes them: the hoisting of creates that
-run more than once per call (passes/hoist_local_streams.py), the count of elements a call
-moves through a stream (passes/stream_counts.py) and the dataflow channels it marks as
+run more than once per call (transforms/fpga/hoist_local_streams.py), the count of elements a call
+moves through a stream (analysis/stream_counts.py) and the dataflow channels it marks as
 emptied between calls. End to end, tests/test_streams_e2e.py runs such kernels several
 calls in a row."""
 
@@ -13,10 +13,10 @@ import vichls
 from kernels import streams as ks
 from vichls import int16, int32, kernel, stream
 from vichls.dialects import stream as ir_stream
-from vichls.fpga import FpgaError
-from vichls.passes.hoist_local_streams import hoist_local_streams
-from vichls.passes.inline_calls import inline_calls
-from vichls.passes.stream_counts import stream_count, substitute
+from vichls.driver.fpga import FpgaError
+from vichls.transforms.fpga.hoist_local_streams import hoist_local_streams
+from vichls.transforms.fpga.inline_calls import inline_calls
+from vichls.analysis.stream_counts import stream_count, substitute
 from vichls.signature import find_function, top_function
 
 

@@ -1,4 +1,4 @@
-"""Tests of vichls.directives through the Schedule API: loops found by variable, path, label
+"""Tests of vichls.transforms.loop.apply_directives through the Schedule API: loops found by variable, path, label
 and tile-made names; directives applied in order; errors naming the directive and why;
 the dataflow directive recorded for the FPGA back end."""
 
@@ -12,7 +12,7 @@ import vichls
 from loop_ir import affine_loops, assert_cpu_agrees, bounded, matmul, shift_left, strided
 from vichls.errors import DirectiveError
 from vichls.inputs import copy_args, random_args
-from vichls.passes.loop_utils import LOOP_NAME, constant_bounds
+from vichls.analysis.loop_utils import LOOP_NAME, constant_bounds
 
 
 def _uppers(module):
@@ -148,7 +148,7 @@ def test_pipelining_a_fully_unrolled_loop_is_refused():
 def test_dataflow_marks_the_top_for_the_fpga_back_end():
     s = vichls.customize(matmul).unroll("j").dataflow()
     top = next(op for op in s.module().ops if op.sym_name.data == "matmul")
-    assert "vichls.dataflow" in top.attributes
+    assert "vichls.driver.dataflow" in top.attributes
     cpu = s.build("cpu")  # the CPU runs the statements in order: dataflow changes nothing
     args = random_args(matmul.signature, np.random.default_rng(3))
     want = copy_args(args)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from xdsl.dialects import affine
 
 from vichls import int32, kernel
-from vichls.passes.loop_distribute import distribute
+from vichls.transforms.loop.loop_distribute import distribute
 from loop_ir import assert_cpu_agrees
 
 

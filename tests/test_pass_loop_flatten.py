@@ -6,8 +6,8 @@ from __future__ import annotations
 from xdsl.dialects import arith
 
 from loop_ir import affine_loops, assert_cpu_agrees, matmul, shift_left, strided
-from vichls.passes.loop_flatten import flatten_band
-from vichls.passes.loop_utils import LABEL, constant_bounds
+from vichls.transforms.loop.loop_flatten import flatten_band
+from vichls.analysis.loop_utils import LABEL, constant_bounds
 
 
 def _ops(module, cls):

@@ -9,9 +9,9 @@ from xdsl.dialects import affine, arith, memref
 from xdsl.dialects.builtin import IntegerType
 
 from loop_ir import affine_loops, assert_cpu_agrees, lower_triangle
-from vichls.passes.loop_flatten_counters import FLAT_COUNTERS, _advance, _Level, _points
-from vichls.passes.loop_flatten_counters import flatten_with_counters
-from vichls.passes.loop_utils import LoopTransformError, constant_bounds
+from vichls.transforms.loop.loop_flatten_counters import FLAT_COUNTERS, _advance, _Level, _points
+from vichls.transforms.loop.loop_flatten_counters import flatten_with_counters
+from vichls.analysis.loop_utils import LoopTransformError, constant_bounds
 
 
 def test_a_triangle_becomes_one_counted_loop_with_counter_registers():

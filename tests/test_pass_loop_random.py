@@ -15,7 +15,7 @@ import vichls
 from vichls.cpu import compile_cpu
 from vichls.errors import DirectiveError
 from vichls.inputs import copy_args
-from vichls.schedule import loop_paths
+from vichls.frontend.customize import loop_paths
 
 SEEDS = range(40)
 

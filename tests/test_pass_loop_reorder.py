@@ -9,9 +9,9 @@ from xdsl.ir.affine import AffineExpr
 
 from loop_ir import affine_loops, assert_cpu_agrees, horner, matmul, shift_left, strided
 from vichls import int32, kernel
-from vichls.passes import linear_bounds
-from vichls.passes.loop_reorder import reorder_band
-from vichls.passes.loop_utils import ConstantBounds, LoopTransformError, constant_bounds
+from vichls.analysis import linear_bounds
+from vichls.transforms.loop.loop_reorder import reorder_band
+from vichls.analysis.loop_utils import ConstantBounds, LoopTransformError, constant_bounds
 
 
 def _uppers(module):

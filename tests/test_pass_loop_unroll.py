@@ -8,8 +8,8 @@ from xdsl.dialects import affine
 
 from loop_ir import accesses, affine_loops, assert_cpu_agrees, maps_of, matmul, shifted_copy
 from loop_ir import bounded
-from vichls.passes.loop_unroll import unroll_loop
-from vichls.passes.loop_utils import LoopTransformError
+from vichls.transforms.loop.loop_unroll import unroll_loop
+from vichls.analysis.loop_utils import LoopTransformError
 
 
 def test_full_unroll_replaces_the_loop_by_constant_copies():

@@ -8,9 +8,9 @@ from xdsl.dialects import memref, scf
 
 import vichls
 from vichls import int32, kernel
-from vichls.fpga import prepare
-from vichls.passes.dependence import ANY, LoopDependences
-from vichls.passes.modulo_schedule import (
+from vichls.driver.fpga import prepare
+from vichls.analysis.dependence import ANY, LoopDependences
+from vichls.scheduling.modulo_schedule import (
     DEPTH_ATTR,
     II_ATTR,
     MEdge,
@@ -19,7 +19,7 @@ from vichls.passes.modulo_schedule import (
     bounds,
     modulo_schedule,
 )
-from vichls.passes.schedule import CYCLE_ATTR, READY_ATTR
+from vichls.scheduling.list_schedule import CYCLE_ATTR, READY_ATTR
 
 
 @kernel
@@ -46,7 +46,7 @@ def _pipelined_loop(k, loop_name="i", ii=1):
 
 def test_affine_distances_are_exact():
     module = vichls.customize(shifts).module()
-    from vichls.passes.lower_affine_fpga import lower_affine_for_fpga
+    from vichls.transforms.fpga.lower_affine_fpga import lower_affine_for_fpga
 
     lower_affine_for_fpga(module)
     (loop,) = [op for op in module.walk() if isinstance(op, scf.ForOp)]
@@ -73,7 +73,7 @@ def gather(a: int32[16], idx: int32[16], c: int32):
 
 def test_unknown_indices_depend_at_any_distance():
     module = vichls.customize(gather).module()
-    from vichls.passes.lower_affine_fpga import lower_affine_for_fpga
+    from vichls.transforms.fpga.lower_affine_fpga import lower_affine_for_fpga
 
     lower_affine_for_fpga(module)
     (loop,) = [op for op in module.walk() if isinstance(op, scf.ForOp)]
@@ -204,7 +204,7 @@ def test_guards_of_a_flattened_nest_separate_its_rows():
     ``w[0]`` is met by every row, but only a multiple of 5 iterations apart.
     ``w[i] = w[i] * 3 + ...`` loads ``w[i]`` in every iteration (its first value) and
     stores it in the last: they meet only within one row, the store after the load."""
-    from vichls.passes.dependence import Every
+    from vichls.analysis.dependence import Every
 
     loop, deps, (load, store) = _w_accesses(row_accumulate)
     assert isinstance(load.parent_op(), scf.IfOp) and store.parent_op() is load.parent_op()

@@ -1,4 +1,4 @@
-"""passes/value_ranges.py, passes/narrow_compares.py and passes/narrow_arithmetic.py: the
+"""analysis/value_ranges.py, transforms/fpga/narrow_compares.py and transforms/fpga/narrow_arithmetic.py: the
 ranges of loop-derived values; compares and sums, differences and products cut to the bits
 those ranges need, never where a value may wrap or is unknown, nor an unsigned compare of
 values that may be negative. The corpus kernel ``ranged_bounds`` runs Python ≡ CPU ≡ RTL
@@ -14,10 +14,10 @@ from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, memref, scf
 from xdsl.parser import Parser
 
-from vichls.fpga import compile_fpga, prepare
-from vichls.passes.narrow_arithmetic import narrow_arithmetic
-from vichls.passes.narrow_compares import narrow_compares
-from vichls.passes.value_ranges import ValueRanges, signed_bits
+from vichls.driver.fpga import compile_fpga, prepare
+from vichls.transforms.fpga.narrow_arithmetic import narrow_arithmetic
+from vichls.transforms.fpga.narrow_compares import narrow_compares
+from vichls.analysis.value_ranges import ValueRanges, signed_bits
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernels import case_by_name  # noqa: E402

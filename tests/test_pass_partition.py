@@ -1,4 +1,4 @@
-"""The array partitioning pass on the loop level (vichls.passes.partition_arrays).
+"""The array partitioning pass on the loop level (vichls.transforms.loop.partition_arrays).
 
 Structure: bank arguments / allocas with their names, shapes and order; accesses with a
 constant bank go straight to it (no bank select), data-dependent ones select (loads) or
@@ -17,8 +17,8 @@ from xdsl.dialects import affine, arith, memref, scf
 from vichls import int32, kernel, uint8
 from vichls.cpu import compile_cpu
 from vichls.flows.sim_harness import Partition, banks_of
-from vichls.fpga import compile_fpga
-from vichls.passes.partition_arrays import (
+from vichls.driver.fpga import compile_fpga
+from vichls.transforms.loop.partition_arrays import (
     PartitionError,
     original_signature,
     partition_arrays,

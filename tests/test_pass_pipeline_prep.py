@@ -8,9 +8,9 @@ from xdsl.dialects import affine, arith, memref, scf
 
 import vichls
 from vichls import int32, kernel
-from vichls.fpga import prepare
-from vichls.passes.loop_flatten_guarded import flatten_guarded
-from vichls.passes.modulo_schedule import II_ATTR
+from vichls.driver.fpga import prepare
+from vichls.transforms.loop.loop_flatten_guarded import flatten_guarded
+from vichls.scheduling.modulo_schedule import II_ATTR
 
 N = 8
 
@@ -244,9 +244,9 @@ def sums(y: int32[4], s: int32[4]):
 def test_array_elements_with_identical_indices_are_forwarded():
     from xdsl.dialects.builtin import ModuleOp
 
-    from vichls.passes.forward_array_stores import forward_array_stores
-    from vichls.passes.lower_affine_fpga import lower_affine_for_fpga
-    from vichls.passes.value_numbering import value_numbering
+    from vichls.transforms.fpga.forward_array_stores import forward_array_stores
+    from vichls.transforms.fpga.lower_affine_fpga import lower_affine_for_fpga
+    from vichls.transforms.fpga.value_numbering import value_numbering
 
     module: ModuleOp = sums.module()
     lower_affine_for_fpga(module)

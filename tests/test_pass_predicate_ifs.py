@@ -1,4 +1,4 @@
-"""Predicated ifs outside pipelined loops (passes/predicate_ifs.py and its use by the
+"""Predicated ifs outside pipelined loops (transforms/fpga/predicate_ifs.py and its use by the
 scheduler and build_structural).
 
 - the IR: which ifs are marked, their stores scheduled side by side in the segment around
@@ -16,9 +16,9 @@ from test_pass_prepare import parse
 
 from e2e import assert_outcome, run_batch, schedule_of, Scheduled
 from vichls import int32, kernel
-from vichls.passes.predicate_ifs import predicate_ifs
-from vichls.passes.schedule_function import schedule_module
-from vichls.passes.schedule import (
+from vichls.transforms.fpga.predicate_ifs import predicate_ifs
+from vichls.scheduling.schedule_function import schedule_module
+from vichls.scheduling.list_schedule import (
     CYCLE_ATTR,
     is_predicated,
     segment_length,
@@ -101,7 +101,7 @@ def test_a_guard_computed_late_in_its_cycle_moves_the_access_on_ecp5(device, per
     """The store's guard (its condition, decoded with the state into the port's enable
     and address multiplexers) is a decision: on the ECP5 a comparison of a value read in
     the same cycle leaves no room for it, and the store waits a cycle."""
-    from vichls import oplib
+    from vichls.targets import oplib
 
     with oplib.use_device(device):
         m = parse(LATE_CONDITION)
@@ -163,7 +163,7 @@ def test_python_equals_cpu_equals_rtl(outcomes, name):
 
 
 def test_a_rolled_store_over_banks_takes_one_state(outcomes):
-    from vichls.fpga import compile_fpga
+    from vichls.driver.fpga import compile_fpga
 
     design = compile_fpga(schedule_of(fill_banks, *FILL_BANKS).module())
     (loop,) = design.report["loops"]

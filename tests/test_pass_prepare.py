@@ -7,12 +7,12 @@ from xdsl.context import Context
 from xdsl.dialects import affine, arith, builtin, func, memref, scf
 from xdsl.parser import Parser
 
-from vichls.passes.forward_scalar_stores import forward_scalar_stores
-from vichls.passes.hoist_loop_invariants import hoist_loop_invariants
-from vichls.passes.inline_calls import inline_calls
-from vichls.passes.remove_dead_ops import remove_dead_ops
-from vichls.passes.rotate_loads import rotate_loads
-from vichls.passes.value_numbering import value_numbering
+from vichls.transforms.fpga.forward_scalar_stores import forward_scalar_stores
+from vichls.transforms.fpga.hoist_loop_invariants import hoist_loop_invariants
+from vichls.transforms.fpga.inline_calls import inline_calls
+from vichls.transforms.fpga.remove_dead_ops import remove_dead_ops
+from vichls.transforms.fpga.rotate_loads import rotate_loads
+from vichls.transforms.fpga.value_numbering import value_numbering
 
 
 def parse(text: str) -> builtin.ModuleOp:

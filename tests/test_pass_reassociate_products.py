@@ -1,5 +1,5 @@
 """Products reassociated so that loop-invariant factors multiply first
-(passes/reassociate_products.py): the IR after the pass and hoisting, and end to end on
+(transforms/fpga/reassociate_products.py): the IR after the pass and hoisting, and end to end on
 syr2k's shape of product, Python = CPU = RTL."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from test_pass_prepare import parse
 from e2e import assert_outcome, run_batch
 from vichls import int32, kernel
 from vichls.inputs import random_args
-from vichls.passes.hoist_loop_invariants import hoist_loop_invariants
-from vichls.passes.reassociate_products import reassociate_products
+from vichls.transforms.fpga.hoist_loop_invariants import hoist_loop_invariants
+from vichls.transforms.fpga.reassociate_products import reassociate_products
 
 PRODUCTS = """
 builtin.module {
@@ -58,7 +58,7 @@ def two_terms(alpha: int32, A: int32[6, 5], B: int32[6, 5], C: int32[6, 6]):
 
 
 def test_the_syr2k_product_has_two_multipliers_in_its_inner_loop():
-    from vichls.fpga import prepare
+    from vichls.driver.fpga import prepare
 
     module = two_terms.module()
     prepare(module, 10.0)

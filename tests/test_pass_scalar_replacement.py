@@ -1,4 +1,4 @@
-"""Scalar replacement of array accumulations (src/vichls/passes/scalar_replacement.py):
+"""Scalar replacement of array accumulations (src/vichls/transforms/fpga/scalar_replacement.py):
 IR-level checks of what is and is not transformed, and one end-to-end batch (Python ≡ CPU
 ≡ RTL) on kernels that exercise the transformed and the guarded forms."""
 
@@ -12,7 +12,7 @@ from xdsl.parser import Parser
 
 from e2e import assert_outcome, run_batch
 from vichls import int32, kernel
-from vichls.passes.scalar_replacement import scalar_replacement
+from vichls.transforms.fpga.scalar_replacement import scalar_replacement
 
 
 def parse(text: str) -> builtin.ModuleOp:
@@ -438,7 +438,7 @@ def test_python_cpu_rtl_agree():
     for name, _, _ in items:
         assert_outcome(outcomes[name])
     # triangular loops: the report's latency counts their iterations exactly
-    from vichls.fpga import compile_fpga
+    from vichls.driver.fpga import compile_fpga
 
     report = compile_fpga(schedule_of(sr_triangles, *TRIANGLES).module()).report
     assert all(loop["ii"] == 1 for loop in report["loops"] if loop["pipelined"]), report
@@ -449,7 +449,7 @@ def test_pipelined_row_of_accumulators_runs_at_one_iteration_per_cycle():
     """The six ``C[i, j]`` of the unrolled ``j`` live in registers across ``k``: C keeps
     one memory, and the pipeline is not bound by its ports or a recurrence through it."""
     from e2e import schedule_of
-    from vichls.fpga import compile_fpga
+    from vichls.driver.fpga import compile_fpga
 
     design = compile_fpga(schedule_of(sr_row_accumulators, *ROW_ACCUMULATORS).module())
     (k,) = [loop for loop in design.report["loops"] if loop["pipelined"]]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from test_pass_prepare import parse
 
-from vichls import oplib
-from vichls.passes.schedule_function import schedule_module
-from vichls.passes.schedule import (
+from vichls.targets import oplib
+from vichls.scheduling.schedule_function import schedule_module
+from vichls.scheduling.list_schedule import (
     CYCLE_ATTR,
     READY_ATTR,
     Node,

@@ -1,4 +1,4 @@
-"""passes/shift_add_products.py: products by constants with few signed digits become shifts
+"""transforms/fpga/shift_add_products.py: products by constants with few signed digits become shifts
 and adders, bit-identical at every width and signedness; others stay products."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from xdsl.dialects import arith
 
 from loop_ir import assert_cpu_agrees
 from vichls import int8, int32, int64, kernel, oplib, uint8, uint16
-from vichls.fpga import compile_fpga
-from vichls.passes.shift_add_products import shift_add_products, signed_digits
+from vichls.driver.fpga import compile_fpga
+from vichls.transforms.fpga.shift_add_products import shift_add_products, signed_digits
 
 
 def test_signed_digits_are_the_non_adjacent_form_modulo_the_width():

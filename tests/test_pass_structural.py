@@ -9,8 +9,8 @@ from xdsl.parser import Parser
 
 from vichls import int32, kernel
 from vichls.dialects import structural as st
-from vichls.fpga import compile_fpga
-from vichls.passes.compile_control import compile_control
+from vichls.driver.fpga import compile_fpga
+from vichls.structural.compile_control import compile_control
 
 
 @kernel
@@ -59,7 +59,7 @@ def test_control_compilation_has_no_idle_cycles():
 
 
 def test_one_hot_control_is_one_bit_per_state_and_reparses():
-    from vichls import oplib
+    from vichls.targets import oplib
 
     design = compile_fpga(nest.module())
     view = design.structural.clone()
@@ -92,7 +92,7 @@ def test_comparisons_that_cannot_vary_are_folded():
     from xdsl.dialects.builtin import IntegerType
     from xdsl.ir import Block
 
-    from vichls.passes.build_structural import constant_comparison
+    from vichls.conversion.to_structural.build_structural import constant_comparison
 
     block = Block(arg_types=[IntegerType(8)])
     x = block.args[0]

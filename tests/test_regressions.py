@@ -52,7 +52,7 @@ def test_reproducer_designs_lint_clean_and_synthesize_without_latches_or_loops(t
     no latch, no combinational loop and no problem."""
     from vichls.flows.lint import lint_verilog
     from vichls.flows.synth import synth_check
-    from vichls.fpga import compile_fpga
+    from vichls.driver.fpga import compile_fpga
     from vichls.frontend.kernel import load_file
     from vichls.fuzz.run import _schedule_of
 

@@ -24,9 +24,10 @@ import pytest
 from vichls.flows.lint import lint_verilog
 from vichls.flows.synth import synth_check
 from vichls.flows.tools import run_verilator, run_yosys, verilator_env, verilator_executable
-from vichls.verilog_printer import template_text
+from vichls.backend.verilog.printer import template_text
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "src" / "vichls" / "rtl_templates"
+TEMPLATES = (Path(__file__).resolve().parent.parent / "src" / "vichls" / "backend" / "verilog"
+             / "rtl_templates")
 BENCHES = Path(__file__).resolve().parent / "fixtures" / "channels"
 PRIMITIVES = ("vichls_fifo", "vichls_pingpong", "vichls_task_ctrl")
 FIFO_DEPTHS = (1, 2, 3, 5, 16)

@@ -17,7 +17,7 @@ from vichls import bool_, int8, int16, int32, int64, int_, kernel, stream, uint8
 from vichls.cpu import StreamOverflowError, compile_cpu, lower_to_llvm_dialect
 from vichls.cpu.lower_streams import DEFAULT_CAPACITY, SITES_ATTR, LowerStreams
 from vichls.frontend.mlir_input import load_mlir, print_module
-from vichls.frontend.reference import StreamUnderflowError
+from vichls.errors import StreamUnderflowError
 
 _compiled: dict = {}
 

@@ -90,7 +90,7 @@ def test_a_design_waiting_forever_on_a_stream_is_reported_as_a_deadlock(model):
 
 
 def test_a_local_fifo_too_shallow_for_tasks_run_in_sequence_is_refused():
-    from vichls.passes.unsupported import FpgaError
+    from vichls.errors import FpgaError
 
     with pytest.raises(FpgaError, match=r"local stream 'q' \(depth 8\) receives 48 elements"):
         vichls.customize(ks.producer_consumer).build("fpga")

@@ -18,7 +18,8 @@ from vichls.dialects import stream as ir_stream
 from vichls.errors import KernelError, VichlsError
 from vichls.frontend.kernel import load_source
 from vichls.frontend.mlir_input import load_mlir, print_module
-from vichls.frontend.reference import StreamUnderflowError, bounded_reference
+from vichls.errors import StreamUnderflowError
+from vichls.frontend.reference import bounded_reference
 from vichls.signature import KernelArgumentError, signature_of, top_function
 from vichls.types import StreamEmptyError, StreamType, bool_, int_
 

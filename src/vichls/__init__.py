@@ -21,6 +21,6 @@ from vichls.types import (
 
 from vichls.errors import DirectiveError, KernelError, VichlsError
 from vichls.frontend.kernel import Kernel, kernel, loop
-from vichls.schedule import Schedule, customize
+from vichls.frontend.customize import Schedule, customize
 
 __version__ = "0.1.0"

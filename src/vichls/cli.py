@@ -97,7 +97,7 @@ def cmd_compile(args) -> int:
     if emit == "loop":
         return _emit(args, {f"{top}.mlir": loop_text}, loop_text)
 
-    from vichls.schedule import build_module
+    from vichls.driver.build import build_module
 
     if args.target == "cpu":
         cpu = build_module(loaded.module, "cpu")
@@ -110,10 +110,10 @@ def cmd_compile(args) -> int:
             print(f"  wrote {p}")
         return 0
 
-    from vichls.oplib import use_device
+    from vichls.targets.oplib import use_device
 
     args.clock_period = clock_period_of(args)
-    from vichls.fpga import compile_fpga
+    from vichls.driver.fpga import compile_fpga
 
     with use_device(args.device):  # (the loaded module is not needed after: no copy)
         design = compile_fpga(loaded.module, clock_period_ns=args.clock_period, consume=True,
@@ -180,7 +180,7 @@ def cmd_sim(args) -> int:
     from vichls.frontend.reference import ReferenceStepLimit, bounded_reference
     from vichls.inputs import copy_args, random_args
     from vichls.results import differences
-    from vichls.schedule import build_module
+    from vichls.driver.build import build_module
     from vichls.signature import check_call_args
 
     loaded = load_design(args.file, args.top)
@@ -315,8 +315,8 @@ def cmd_dse(args) -> int:
 
 def _device_options(parser: argparse.ArgumentParser) -> None:
     """--device and --target-mhz: which operator-library table schedules the design
-    (vichls.oplib.DEVICES), and the clock it is scheduled for in MHz."""
-    from vichls.oplib import DEFAULT_DEVICE, DEVICES
+    (vichls.targets.oplib.DEVICES), and the clock it is scheduled for in MHz."""
+    from vichls.targets.oplib import DEFAULT_DEVICE, DEVICES
 
     parser.add_argument("--device", choices=tuple(DEVICES), default=DEFAULT_DEVICE,
                         help="the FPGA whose operator delays the scheduler chains under the "

@@ -88,7 +88,7 @@ def ranged_bounds(a: int32[64], n: int32, b: uint8[64], out: int32[64]) -> int32
     """Loop bounds and compares whose ranges are known from the loops (merge-sort blocks:
     shifts, products and sums of counters), beside compares that must stay full width: of
     data, of a parameter, of a product that may wrap, and unsigned ones of values that may
-    be negative (passes/narrow_compares.py, passes/value_ranges.py)."""
+    be negative (transforms/fpga/narrow_compares.py, analysis/value_ranges.py)."""
     count: int32 = 0
     for stage in range(6):
         width: int32 = 1 << stage

@@ -1,7 +1,7 @@
 """A resource-constrained lower bound on the cycles of a design, read from its IR.
 
 What: ``cycle_bound(module)`` prepares a copy of the loop-level module exactly as the FPGA
-back end does (``vichls.fpga.prepare``: inlining, partitioning into banks, lower-affine,
+back end does (``vichls.driver.fpga.prepare``: inlining, partitioning into banks, lower-affine,
 store forwarding, value numbering, hoisting, scalar replacement, load rotation), so the
 bound sees the accesses and operators the design really has, and returns the number of
 cycles below which no schedule of those operations can finish, given the design's own
@@ -60,10 +60,10 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
-from vichls.passes.loop_utils import LOOP_NAME, defined_inside
-from vichls.static_eval import KnownMemory, evaluate
-from vichls.passes.modulo_schedule import is_dual_port
-from vichls.passes.schedule import (
+from vichls.analysis.loop_utils import LOOP_NAME, defined_inside
+from vichls.analysis.static_eval import KnownMemory, evaluate
+from vichls.scheduling.modulo_schedule import is_dual_port
+from vichls.scheduling.list_schedule import (
     PIPELINED_DIVIDER_ATTR,
     is_control,
     is_predicated,
@@ -113,7 +113,7 @@ def cycle_bound(module: ModuleOp, clock_period_ns: float = 10.0,
     """The lower bound of the top kernel of ``module`` (left unchanged); for the call with
     ``inputs`` ({array parameter: its values}) when given: trip counts and conditions that
     depend on the data (spmv's row starts, kmp's while loops) are then counted for it."""
-    from vichls.fpga import prepare
+    from vichls.driver.fpga import prepare
 
     work = module.clone()
     top, _ = prepare(work, clock_period_ns)
@@ -124,7 +124,7 @@ def known_memories(top: Operation, inputs: dict) -> dict:
     """{memref argument: KnownMemory} for the arrays of ``inputs``, as the call starts,
     banks of partitioned arrays included (``top``: a prepared function)."""
     from vichls.flows.sim_harness import Partition, banks_of
-    from vichls.passes.partition_arrays import BANK_OF_ATTR, original_signature, partitions_of
+    from vichls.transforms.loop.partition_arrays import BANK_OF_ATTR, original_signature, partitions_of
     from vichls.signature import NAME_ATTR
 
     if not inputs:

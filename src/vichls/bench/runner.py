@@ -175,7 +175,7 @@ def _spelled(schedule) -> str:
 
 
 def _build_one(bench, options: BenchOptions) -> _Built:
-    from vichls.oplib import use_device
+    from vichls.targets.oplib import use_device
 
     with use_device(options.device):  # compile, bound and DSE all read the device's table
         return _build_one_on_device(bench, options)
@@ -183,7 +183,7 @@ def _build_one(bench, options: BenchOptions) -> _Built:
 
 def _build_one_on_device(bench, options: BenchOptions) -> _Built:
     from vichls.bench.bound import cycle_bound
-    from vichls.fpga import compile_fpga
+    from vichls.driver.fpga import compile_fpga
 
     row = _empty_row(bench, options)
     built = _Built(bench, row)
@@ -253,7 +253,7 @@ def run_bench(options: BenchOptions, log: Callable[[str], None] | None = None) -
                           f"(expected one of {', '.join(DIRECTIVE_MODES)})")
     if options.clock_period_ns <= 0:
         raise VichlsError("the clock period must be positive")
-    from vichls.oplib import device
+    from vichls.targets.oplib import device
 
     try:
         device(options.device)

@@ -57,7 +57,7 @@ from vichls.cpu.lower_streams import (
 from vichls.cpu.stream_put_bounds import AnnotateStreamPutBounds
 from vichls.cpu.memref_to_llvm import MemrefToLlvm
 from vichls.cpu.scf_to_cf import ScfToCf
-from vichls.frontend.reference import StreamUnderflowError
+from vichls.errors import StreamUnderflowError
 from vichls.signature import KernelSignature, check_call_args, signature_of, top_function
 from vichls.types import Stream
 

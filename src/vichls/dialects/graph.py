@@ -1,7 +1,7 @@
 """The graph level of vichls: a dataflow kernel as tasks connected by channels.
 
 A top kernel with ``s.dataflow()`` becomes, after task extraction
-(passes/extract_tasks.py), a ``func.func`` carrying ``vichls.dataflow`` whose body holds
+(transforms/graph/extract_tasks.py), a ``func.func`` carrying ``vichls.driver.dataflow`` whose body holds
 only:
 
 - ``graph.channel``: a buffer between exactly one producer task and one consumer task.
@@ -16,9 +16,9 @@ only:
   run concurrently as far as their channels allow; the call is over when all are done;
 - ``func.return`` of the last task's result when the kernel returns a value.
 
-Channel typing (passes/infer_streams.py) turns a ``buffer`` into a ``fifo`` when the
+Channel typing (transforms/graph/infer_streams.py) turns a ``buffer`` into a ``fifo`` when the
 producer writes it and the consumer reads it once each, in the same order, else into a
-``pingpong``. The FPGA back end (vichls/dataflow.py) compiles every distinct callee to its
+``pingpong``. The FPGA back end (vichls/driver/dataflow.py) compiles every distinct callee to its
 own module and wires them in a top module.
 """
 
@@ -39,7 +39,7 @@ from xdsl.irdl import (
 
 #: On the top ``func.func``: the kernel is a dataflow region (set by ``s.dataflow()``); its
 #: value names the top's block-level interface, "ap_ctrl_hs" or "ap_ctrl_chain".
-DATAFLOW_ATTR = "vichls.dataflow"
+DATAFLOW_ATTR = "vichls.driver.dataflow"
 
 CHANNEL_KINDS = ("buffer", "pingpong", "fifo")
 

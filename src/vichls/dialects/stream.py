@@ -4,7 +4,7 @@ A value of type ``!stream.stream<i32>`` is a FIFO of ``i32`` elements.
 Kernels get one as a parameter (``x: vichls.stream[int32, 4]``: an ``ap_fifo`` port set
 of the Verilog top) or make one locally (``q = vichls.stream[int32, 4]()``) to connect
 the tasks of a dataflow design; the graph level also makes them when it turns an array
-written and read in the same order into a FIFO (passes/infer_streams.py).
+written and read in the same order into a FIFO (transforms/graph/infer_streams.py).
 
 - ``stream.create {depth = 8 : i64}``: a local stream (one FIFO of ``depth`` elements in
   hardware);
@@ -16,7 +16,7 @@ written and read in the same order into a FIFO (passes/infer_streams.py).
   hoists a ``stream.create`` that runs more than once per call (a kernel with a local stream
   called in a loop, once inlined) to the function's entry, with a ``stream.clear`` where it
   was, so that the one FIFO starts empty wherever the program makes a new stream
-  (passes/hoist_local_streams.py).
+  (transforms/fpga/hoist_local_streams.py).
 
 Element types are signless integers, as everywhere on the loop level; the kernel type
 (signedness) travels in the ``vichls.type`` attributes of the signature. ``depth`` (an

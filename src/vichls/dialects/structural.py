@@ -17,7 +17,7 @@ not matter, as in hardware) holding:
   (a counted loop whose induction register the control updates), ``pipeline`` (a counted
   loop whose iterations, one static group each, overlap), ``if`` and ``while``.
 
-Control compilation (passes/compile_control.py) replaces groups and the control tree by
+Control compilation (structural/compile_control.py) replaces groups and the control tree by
 one ``fsm`` (the state register), ``in_state`` tests and ``transition`` ops; the Verilog
 printer accepts only that compiled form.
 

@@ -32,7 +32,7 @@ class Loaded:
 
 def load_design(path: str, top: str | None) -> Loaded:
     from vichls.frontend.kernel import kernels_in, load_file
-    from vichls.schedule import Schedule
+    from vichls.frontend.customize import Schedule
 
     if path.endswith(".mlir"):
         from vichls.frontend.mlir_input import load_mlir

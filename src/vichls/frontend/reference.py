@@ -29,20 +29,9 @@ import ast
 import numpy as np
 
 from vichls.limits import deep
-from vichls.errors import VichlsError
+from vichls.errors import StreamUnderflowError, VichlsError
 from vichls.frontend import tree as T
-from vichls.types import ArrayType, ScalarType, Stream, StreamEmptyError
-
-
-class StreamUnderflowError(VichlsError, StreamEmptyError):
-    """``get()`` from an empty stream: the sequential program would wait for ever (in
-    hardware, a deadlock). The same error on every sequential target (Python, CPU)."""
-
-    def __init__(self, stream_name: str, filename: str | None = None,
-                 line: int | None = None, col: int | None = None):
-        super().__init__(f"get() from the empty stream '{stream_name}': the kernel reads more "
-                         "elements than were put", filename, line, col)
-        self.stream_name = stream_name
+from vichls.types import ArrayType, ScalarType, Stream
 
 
 def _stream_get(s: Stream, name: str, filename: str, line: int, col: int) -> int:

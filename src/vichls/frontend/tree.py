@@ -253,3 +253,19 @@ class KernelTree:
     body: list[Stmt]
     locals: list[Sym] = field(default_factory=list)  # locals, local arrays and streams, in order
     callees: list = field(default_factory=list)  # Kernel objects, in first-call order
+
+    def loop_names(self) -> dict[str, str]:
+        """The source name of every ``for`` loop's variable, by the unique id the loop-level
+        IR carries as its induction variable's name hint (loops under whiles and ifs too)."""
+        names: dict[str, str] = {}
+        todo = list(self.body)
+        while todo:
+            s = todo.pop()
+            if isinstance(s, For):
+                names[s.var.uid] = s.var.name
+                todo += s.body
+            elif isinstance(s, While):
+                todo += s.body
+            elif isinstance(s, If):
+                todo += s.then + s.orelse
+        return names

@@ -131,7 +131,7 @@ def _exc(e: BaseException) -> str:
 
 def _schedule_of(namespace: dict, kernel):
     """The module-level schedule of ``kernel`` in a program's namespace, if any."""
-    from vichls.schedule import Schedule
+    from vichls.frontend.customize import Schedule
 
     return next((v for v in namespace.values()
                  if isinstance(v, Schedule) and v.kernel is kernel), None)
@@ -147,11 +147,11 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
     ``invalid`` (a shrinking step gone too far)."""
     from vichls.cpu import compile_cpu
     from vichls.flows.sim import SimDesign
-    from vichls.fpga import compile_fpga
+    from vichls.driver.fpga import compile_fpga
     from vichls.frontend.kernel import load_file
     from vichls.frontend.mlir_input import load_mlir, print_module
     from vichls.frontend.reference import bounded_reference
-    from vichls.oplib import use_device
+    from vichls.targets.oplib import use_device
 
     verdicts: dict[str, Verdict] = {}
     designs, calls, expected = [], {}, {}

@@ -1,0 +1,1 @@
+"""What the structural level becomes: Verilog."""

@@ -1,0 +1,1 @@
+"""The Verilog printer of the structural level (the primitives it instantiates are in rtl_templates/, beside it)."""

@@ -1,0 +1,1 @@
+"""Conversions between levels."""

@@ -1,0 +1,1 @@
+"""The scheduled loop level to the structural level (components, cells, groups, control)."""

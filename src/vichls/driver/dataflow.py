@@ -1,0 +1,670 @@
+"""The FPGA back end of a dataflow kernel: one module per task, a top that wires them.
+
+``compile_dataflow(module)`` builds the graph level (transforms/graph/extract_tasks.py, then
+transforms/graph/infer_streams.py), compiles every distinct task function with the ordinary back
+end (vichls.driver.component.compile_component, in task mode: ap_ctrl_chain, latched scalars, stalls
+on streams), and builds the top component:
+
+- one instance per task, one ``vichls_task_ctrl`` per task (its pending call and its count
+  of finished calls), one ``vichls_fifo`` per fifo channel and one ``vichls_pingpong`` per
+  pingpong channel (rtl_templates/);
+- the kernel's ports (ap_ctrl_hs, in the contract's order) wired to the task that uses each
+  parameter; scalar inputs are held for tasks that start after the top took the call;
+- the top takes a call when no task still has one to start (``ap_ready``), so consecutive
+  calls overlap (with ``s.dataflow(interface="ap_ctrl_chain")`` the top also has
+  ``ap_continue``: its ``ap_done`` stays high until then): a task starts its next call as soon as it is free and its channels allow
+  (a pingpong's consumer needs a full bank, its producer a free one); ``ap_done`` pulses
+  when every task has finished the oldest call;
+- ``vichls_stalled``: high while some task waits on a stream and no task can move, which
+  the simulation harness watches to report a deadlock.
+
+A fifo that bypasses other tasks (its consumer also depends on its producer through
+them) is deepened by the elements those tasks hold in flight, so that the producer can run
+ahead while they fill (a pipeline that stalls does not drain; see structural/insert_stall.py).
+
+The report of a dataflow design adds ``dataflow``: the tasks (module, latency, loops),
+the channels (kind, depth, producer, consumer) and the bottleneck, the task with the
+longest latency, which sets the interval between calls.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from math import ceil
+
+import networkx as nx
+from xdsl.dialects import comb, func, hw
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerType, ModuleOp, StringAttr
+from xdsl.ir import Block, Region, SSAValue
+
+from vichls.targets import oplib
+from vichls.driver.component import FpgaDesign, compile_component
+from vichls.dialects import graph
+from vichls.dialects import structural as st
+from vichls.conversion.to_structural.build_structural import STALL_WIRE, WAITS_PORT
+from vichls.transforms.graph.extract_tasks import extract_tasks
+from vichls.transforms.graph.infer_streams import infer_streams
+from vichls.transforms.loop.partition_arrays import REQUESTS_ATTR
+from vichls.analysis.stream_counts import stream_count, substitute
+from vichls.errors import FpgaError
+from vichls.signature import KernelSignature, signature_of, top_function
+from vichls.types import address_width
+from vichls.backend.verilog.printer import VERILOG_KEYWORDS, emit_verilog
+
+_MEMORY_SUFFIXES = ("address", "ce", "we", "d", "q")
+_STREAM_SUFFIXES = {"in": ("dout", "empty_n", "read"), "out": ("din", "full_n", "write")}
+
+
+def compile_dataflow(module: ModuleOp, clock_period_ns: float):
+    work = module.clone()
+    top = top_function(work)
+    requests = list(top.attributes[REQUESTS_ATTR].data) if REQUESTS_ATTR in top.attributes else []
+    top.attributes.pop(REQUESTS_ATTR, None)
+    signature = signature_of(top)
+    interface = top.attributes[graph.DATAFLOW_ATTR]
+    chain = isinstance(interface, StringAttr) and interface.data == "ap_ctrl_chain"
+    extract_tasks(work)
+    infer_streams(work)
+    top = top_function(work)
+    tasks = [op for op in top.body.block.ops if isinstance(op, graph.TaskOp)]
+    channels = [op for op in top.body.block.ops if isinstance(op, graph.ChannelOp)]
+    # one module per (function, partitions of its arrays); tasks are keyed by name
+    compiled: dict[str, tuple[st.ComponentOp, object]] = {}
+    modules: dict[tuple, tuple[st.ComponentOp, object]] = {}
+    names_taken: set[str] = set()
+    for task in tasks:
+        callee = task.callee.root_reference.data
+        task_requests = _task_requests(requests, task, top, channels, work)
+        key = (callee, tuple(str(r) for r in task_requests))
+        if key not in modules:
+            sub = ModuleOp([f.clone() for f in work.ops if isinstance(f, func.FuncOp) and f is not top])
+            sub.attributes["vichls.top"] = StringAttr(callee)
+            if task_requests:
+                top_function(sub).attributes[REQUESTS_ATTR] = ArrayAttr(task_requests)
+            try:
+                component_design = compile_component(sub, clock_period_ns, task_mode=True,
+                                                      keep_view=False)
+            except FpgaError as e:
+                raise FpgaError(f"{e.message} (in dataflow task '{task.task_name.data}')",
+                                e.filename, e.line, e.col) from None
+            component = next(op for op in component_design.compiled.walk()
+                             if isinstance(op, st.ComponentOp))
+            # extracted tasks are named <top>_<task> already; called kernels get the prefix
+            prefix = f"{signature.name}_"
+            name = callee if callee.startswith(prefix) else prefix + callee
+            base, k = name, 0
+            while name in names_taken:
+                k += 1
+                name = f"{base}_{k}"
+            names_taken.add(name)
+            component.sym_name = StringAttr(name)
+            modules[key] = (component, component_design)
+        compiled[task.task_name.data] = modules[key]
+    depths = _fifo_depths(tasks, channels, compiled)
+    functions = {f.sym_name.data: f for f in work.ops if isinstance(f, func.FuncOp)}
+    flushed = _unbalanced_fifos(tasks, channels, functions)
+    builder = TopBuilder(signature, tasks, channels, compiled, depths, chain, flushed)
+    top_component = builder.build()
+    for component, _ in modules.values():
+        component.detach()
+    design_module = ModuleOp([top_component] + [c for c, _ in modules.values()])
+    verilog = emit_verilog(design_module)
+    report = _report(signature, tasks, channels, compiled, depths, top_component, clock_period_ns,
+                     flushed)
+    report["interface"]["block_control"] = "ap_ctrl_chain" if chain else "ap_ctrl_hs"
+    partitions = {}
+    for (t, k), p in builder.param_users.items():
+        design = compiled[tasks[t].task_name.data][1]
+        pname = design.signature.params[k].name
+        if pname in design.partitions:
+            partitions[p.name] = design.partitions[pname]
+            report["interface"]["arrays"][p.name] = design.report["interface"]["arrays"][pname]
+    return FpgaDesign(signature.name, verilog, report, design_module, signature, partitions)
+
+
+def _task_requests(requests, task: graph.TaskOp, top: func.FuncOp, channels, work) -> list:
+    """The partition requests (on the kernel's arrays) that apply inside ``task``, renamed
+    to the task function's parameters."""
+    out = []
+    params = list(top.body.block.args)
+    names = [signature_of(top).params[i].name for i in range(len(params))]
+    callee = next(f for f in work.ops if isinstance(f, func.FuncOp)
+                  and f.sym_name.data == task.callee.root_reference.data)
+    callee_params = signature_of(callee).params
+    for entry in requests:
+        array = entry.data["array"].data
+        channel = next((ch for ch in channels if ch.channel_name.data == array), None)
+        if channel is not None:
+            raise FpgaError(f"s.partition({array!r}) with s.dataflow(): '{array}' is a channel "
+                            "between tasks (a FIFO or a ping-pong buffer), which is not "
+                            "partitioned; partition the arrays the tasks keep to themselves",
+                            channel.location)
+        if array in names:
+            for k, v in enumerate(task.args):
+                if v is params[names.index(array)]:
+                    fields = dict(entry.data)
+                    fields["array"] = StringAttr(callee_params[k].name)
+                    out.append(DictionaryAttr(fields))
+        elif any(op.attributes.get("vichls.name") == StringAttr(array)
+                 for op in callee.walk() if op.name == "memref.alloca"):
+            out.append(entry)
+    return out
+
+
+# -- channels that a call may leave elements in -------------------------------------------------
+
+
+def _unbalanced_fifos(tasks, channels, functions) -> set[SSAValue]:
+    """The fifo channels whose producer is not sure to put, in every call, exactly as many
+    elements as its consumer gets (analysis/stream_counts.py). What a call leaves in such a
+    FIFO belongs to no later call (a new stream is empty at every call): the top empties
+    them between calls, so its calls do not overlap."""
+    out = set()
+    for ch in channels:
+        if ch.kind.data != "fifo":
+            continue
+        counts = []
+        for task_name, side in ((ch.producer.data, "put"), (ch.consumer.data, "get")):
+            task = next(t for t in tasks if t.task_name.data == task_name)
+            callee = functions[task.callee.root_reference.data]
+            k = next(k for k, v in enumerate(task.args) if v is ch.result)
+            count = stream_count(callee, k, side, functions)
+            counts.append(None if count is None else substitute(count, list(task.args)))
+        if counts[0] is None or counts[0] != counts[1]:
+            out.add(ch.result)
+    return out
+
+
+# -- channel sizing -----------------------------------------------------------------------------
+
+
+def _in_flight(design) -> int:
+    """Elements a task holds between its gets and its puts: its deepest pipeline's
+    depth over II, or 1 without pipelines."""
+    held = 1
+    for loop in design.report["loops"]:
+        if loop.get("pipelined"):
+            held = max(held, ceil(loop["depth"] / loop["ii"]))
+    return held
+
+
+def _fifo_depths(tasks, channels, compiled) -> dict[SSAValue, int]:
+    graph_ = nx.DiGraph()
+    graph_.add_nodes_from(t.task_name.data for t in tasks)
+    graph_.add_edges_from((ch.producer.data, ch.consumer.data) for ch in channels)
+    order = list(nx.topological_sort(graph_))  # tasks run producers first: a DAG
+    held_by = {name: _in_flight(compiled[name][1]) for name in graph_}
+
+    def longest_detour(src: str, dst: str) -> int | None:
+        """The most elements held by the tasks of a path src -> ... -> dst of at least
+        two edges, or None when there is none: a longest path in the DAG, one sweep in
+        topological order (each task's best is the most its paths from src hold)."""
+        best: dict[str, int] = {}
+        for node in order[order.index(src) + 1:]:
+            if node == dst:
+                break
+            reach = [0 if p == src else best[p] for p in graph_.predecessors(node)
+                     if p == src or p in best]
+            if reach:
+                best[node] = max(reach) + held_by[node]
+        detours = [best[p] for p in graph_.predecessors(dst) if p in best]
+        return max(detours) if detours else None
+
+    depths = {}
+    for ch in channels:
+        if ch.kind.data != "fifo":
+            continue
+        depth = ch.depth.value.data
+        detour = longest_detour(ch.producer.data, ch.consumer.data)
+        if detour is not None:  # a bypass: recorded on the channel for the report
+            depth = max(depth, detour + 2)
+            ch.attributes["bypass"] = StringAttr(f"holds {detour} elements in flight")
+        depths[ch.result] = depth
+    return depths
+
+
+# -- the top component ------------------------------------------------------------------------
+
+
+class TopBuilder:
+    def __init__(self, signature: KernelSignature, tasks, channels, compiled, depths,
+                 chain: bool = False, flushed: set[SSAValue] = frozenset()):
+        self.signature = signature
+        # fifo channels emptied between calls (_unbalanced_fifos): calls do not overlap
+        self.flushed = flushed
+        self.flushed_resets: list[SSAValue] = []
+        self.chain = chain  # ap_ctrl_chain top: a call retires only with ap_continue
+        self.tasks = tasks
+        self.channels = channels
+        self.compiled = compiled
+        self.depths = depths
+        self.component = st.ComponentOp.create(
+            properties={"sym_name": StringAttr(signature.name)}, regions=[Region(Block())])
+        self.top = self.component.body.block
+        self.ports: dict[str, SSAValue] = {}
+        self.constants: dict[tuple[int, int], SSAValue] = {}
+        self.taken: set[str] = set()
+        self.accept_users: list[SSAValue] = []  # enables of registers loaded when a call is taken
+        self.param_users: dict[tuple[int, int], object] = {}  # (task, arg) -> array parameter
+
+    # -- helpers ---------------------------------------------------------------------
+    def emit(self, op, hint: str | None = None):
+        self.top.add_op(op)
+        if hint is not None:
+            op.results[0].name_hint = hint
+        return op.results[0] if op.results else None
+
+    def const(self, value: int, width: int) -> SSAValue:
+        key = (value & ((1 << width) - 1), width)
+        if key not in self.constants:
+            self.constants[key] = self.emit(hw.ConstantOp(key[0], IntegerType(width), truncate_bits=True))
+        return self.constants[key]
+
+    def port(self, name: str, direction: str, width: int) -> SSAValue:
+        op = st.PortOp.create(properties={"port_name": StringAttr(name), "direction": StringAttr(direction)},
+                              result_types=[IntegerType(width)])
+        self.ports[name] = self.emit(op, name)
+        return self.ports[name]
+
+    def cell(self, name: str, primitive: str, params: dict, ports: list[tuple[str, str, int]]) -> st.CellOp:
+        if name in VERILOG_KEYWORDS:
+            name += "_inst"
+        base, k = name, 0
+        while name in self.taken:
+            k += 1
+            name = f"{base}_{k}"
+        self.taken.add(name)
+        op = st.CellOp.instance(name, primitive, params, ports)
+        self.top.add_op(op)
+        return op
+
+    def assign(self, dest: SSAValue, src: SSAValue, guard: SSAValue | None = None):
+        self.top.add_op(st.AssignOp.build(operands=[dest, src, guard]))
+
+    def and_(self, values: list[SSAValue], hint: str) -> SSAValue:
+        if not values:
+            return self.const(1, 1)
+        return values[0] if len(values) == 1 else self.emit(comb.AndOp(values), hint)
+
+    def or_(self, values: list[SSAValue], hint: str) -> SSAValue:
+        if not values:
+            return self.const(0, 1)
+        return values[0] if len(values) == 1 else self.emit(comb.OrOp(values), hint)
+
+    def not_(self, value: SSAValue, hint: str) -> SSAValue:
+        return self.emit(comb.XorOp([value, self.const(1, 1)]), hint)
+
+    # -- the build -------------------------------------------------------------------
+    def build(self) -> st.ComponentOp:
+        sig = self.signature
+        for name in ("ap_clk", "ap_rst", "ap_start"):
+            self.port(name, "in", 1)
+        for name in ("ap_done", "ap_idle", "ap_ready"):
+            self.port(name, "out", 1)
+        if self.chain:
+            self.port("ap_continue", "in", 1)
+        if sig.ret is not None:
+            self.port("ap_return", "out", sig.ret.width)
+        params = list(sig.params)
+        # which task port names each kernel parameter connects to
+        users: dict[int, list[tuple[int, int]]] = {}
+        for t, task in enumerate(self.tasks):
+            for k, v in enumerate(task.args):
+                if v.owner is not None and isinstance(v.owner, Block):
+                    users.setdefault(v.index, []).append((t, k))
+        self.instances = []
+        for t, task in enumerate(self.tasks):
+            component, _ = self.compiled[task.task_name.data]
+            ports = [(p.port_name.data, p.direction.data, p.result.type.width.data)
+                     for p in component.body.block.ops if isinstance(p, st.PortOp)
+                     and p.port_name.data != "ap_clk"]
+            self.instances.append((component, self.cell(task.task_name.data, component.sym_name.data,
+                                                        {}, ports)))
+        # the kernel's ports, in the contract's order
+        for index, p in enumerate(params):
+            uses = users.get(index, [])
+            if p.is_array:
+                self.array_ports(p, uses)
+            elif p.is_stream:
+                self.stream_ports(p, uses)
+            else:
+                self.port(p.name, "in", p.scalar.width)
+        self.controls = []
+        for t, task in enumerate(self.tasks):
+            ctrl = self.cell(f"{task.task_name.data}_ctrl", "vichls_task_ctrl", {}, [
+                ("rst", "in", 1), ("call", "in", 1), ("deps_ok", "in", 1), ("t_ready", "in", 1),
+                ("t_done", "in", 1), ("retire", "in", 1), ("t_start", "out", 1),
+                ("t_continue", "out", 1), ("pending", "out", 1), ("finished", "out", 1)])
+            self.controls.append(ctrl)
+        self.wire_tasks(params)
+        self.channel_cells()
+        self.handshake()
+        return self.component
+
+    def task_port(self, t: int, name: str) -> SSAValue | None:
+        cell = self.instances[t][1]
+        names = [n.data for n in cell.port_names.data]
+        return cell.ports[names.index(name)] if name in names else None
+
+    def array_ports(self, p, uses):
+        if len(uses) > 1:
+            raise FpgaError(f"internal: parameter '{p.name}' is used by several tasks")
+        words = p.type.size
+        aw, w = address_width(words), p.scalar.width
+        if not uses:  # no task touches it: an idle port set
+            for suffix, direction, width in (("address0", "out", aw), ("ce0", "out", 1),
+                                             ("we0", "out", 1), ("d0", "out", w), ("q0", "in", w)):
+                port = self.port(f"{p.name}_{suffix}", direction, width)
+                if direction == "out":
+                    self.assign(port, self.const(0, width))
+            return
+        t, k = uses[0]
+        self.param_users[(t, k)] = p
+        pname = self.task_param(t, k)
+        _, design = self.compiled[self.tasks[t].task_name.data]
+        banks = design.report["interface"]["arrays"][pname].get("banks")
+        bank_names = [""] if banks is None else [f"_{b}" for b in range(banks)]
+        for bank in bank_names:
+            for n in (0, 1):
+                if self.task_port(t, f"{pname}{bank}_address{n}") is None:
+                    continue
+                for suffix in _MEMORY_SUFFIXES:
+                    inner = self.task_port(t, f"{pname}{bank}_{suffix}{n}")
+                    direction = "in" if suffix == "q" else "out"
+                    outer = self.port(f"{p.name}{bank}_{suffix}{n}", direction, inner.type.width.data)
+                    if direction == "out":
+                        self.assign(outer, inner)
+                    else:
+                        self.assign(inner, outer)
+
+    def stream_ports(self, p, uses):
+        if len(uses) != 1:
+            raise FpgaError(f"internal: stream '{p.name}' is not used by exactly one task")
+        t, k = uses[0]
+        pname = self.task_param(t, k)
+        for suffix in _STREAM_SUFFIXES[p.direction]:
+            inner = self.task_port(t, f"{pname}_{suffix}")
+            direction = "out" if suffix in ("read", "din", "write") else "in"
+            outer = self.port(f"{p.name}_{suffix}", direction, inner.type.width.data)
+            if direction == "out":
+                self.assign(outer, inner)
+            else:
+                self.assign(inner, outer)
+
+    def task_param(self, t: int, k: int) -> str:
+        _, design = self.compiled[self.tasks[t].task_name.data]
+        return design.signature.params[k].name
+
+    def wire_tasks(self, params):
+        for t, task in enumerate(self.tasks):
+            ctrl = self.controls[t]
+            for k, v in enumerate(task.args):
+                pname = self.task_param(t, k)
+                inner = self.task_port(t, pname)
+                if isinstance(v.owner, Block):
+                    p = params[v.index]
+                    if not (p.is_array or p.is_stream):
+                        # held for a task that starts after the top took the call
+                        held = self.cell(f"{task.task_name.data}_{p.name}_held", "vichls_reg",
+                                         {"WIDTH": p.scalar.width},
+                                         [("in", "in", p.scalar.width), ("en", "in", 1),
+                                          ("out", "out", p.scalar.width)])
+                        self.assign(held.port("in"), self.ports[p.name])
+                        self.accept_users.append(held.port("en"))
+                        value = self.emit(comb.MuxOp(ctrl.port("pending"), held.port("out"),
+                                                     self.ports[p.name]), f"{task.task_name.data}_{p.name}")
+                        self.assign(inner, value)
+                elif isinstance(v.owner, graph.ChannelOp):
+                    continue  # channel_cells
+                else:  # a constant argument
+                    attr = v.owner.value
+                    self.assign(inner, self.const(attr.value.data, inner.type.width.data))
+
+    def channel_cells(self):
+        ends = {}
+        for t, task in enumerate(self.tasks):
+            for k, v in enumerate(task.args):
+                if isinstance(v.owner, graph.ChannelOp):
+                    ends.setdefault(v, []).append((t, k))
+        self.deps: dict[int, list[SSAValue]] = {}
+        self.commits: list[tuple[st.CellOp, int, int]] = []
+        for ch in self.channels:
+            v = ch.result
+            names = {self.tasks[t].task_name.data: (t, k) for t, k in ends.get(v, [])}
+            pt, pk = names[ch.producer.data]
+            ct, ck = names[ch.consumer.data]
+            pname, cname = self.task_param(pt, pk), self.task_param(ct, ck)
+            if ch.kind.data == "fifo":
+                width = v.type.width
+                fifo = self.cell(ch.channel_name.data, "vichls_fifo",
+                                 {"WIDTH": width, "DEPTH": self.depths[v]}, [
+                    ("rst", "in", 1), ("din", "in", width), ("write", "in", 1), ("full_n", "out", 1),
+                    ("dout", "out", width), ("read", "in", 1), ("empty_n", "out", 1)])
+                if v in self.flushed:  # emptied while every task is idle (handshake)
+                    self.flushed_resets.append(fifo.port("rst"))
+                else:
+                    self.assign(fifo.port("rst"), self.ports["ap_rst"])
+                self.assign(fifo.port("din"), self.task_port(pt, f"{pname}_din"))
+                self.assign(fifo.port("write"), self.task_port(pt, f"{pname}_write"))
+                self.assign(self.task_port(pt, f"{pname}_full_n"), fifo.port("full_n"))
+                self.assign(self.task_port(ct, f"{cname}_dout"), fifo.port("dout"))
+                self.assign(self.task_port(ct, f"{cname}_empty_n"), fifo.port("empty_n"))
+                self.assign(fifo.port("read"), self.task_port(ct, f"{cname}_read"))
+                continue
+            shape = v.type.get_shape()
+            words = 1
+            for d in shape:
+                words *= d
+            width, aw = v.type.element_type.width.data, address_width(words)
+            ports = [("rst", "in", 1)]
+            for side in ("p", "c"):
+                for n in (0, 1):
+                    ports += [(f"{side}_address{n}", "in", aw), (f"{side}_ce{n}", "in", 1),
+                              (f"{side}_we{n}", "in", 1), (f"{side}_d{n}", "in", width),
+                              (f"{side}_q{n}", "out", width)]
+            ports += [("p_commit", "in", 1), ("c_release", "in", 1), ("p_may_start", "out", 1),
+                      ("c_may_start", "out", 1)]
+            buf = self.cell(ch.channel_name.data, "vichls_pingpong",
+                            {"WIDTH": width, "WORDS": words, "AW": aw}, ports)
+            self.assign(buf.port("rst"), self.ports["ap_rst"])
+            for side, t, name in (("p", pt, pname), ("c", ct, cname)):
+                for n in (0, 1):
+                    if self.task_port(t, f"{name}_address{n}") is None:
+                        for suffix, width_ in (("address", aw), ("ce", 1), ("we", 1), ("d", width)):
+                            self.assign(buf.port(f"{side}_{suffix}{n}"), self.const(0, width_))
+                        continue
+                    for suffix in ("address", "ce", "we", "d"):
+                        self.assign(buf.port(f"{side}_{suffix}{n}"), self.task_port(t, f"{name}_{suffix}{n}"))
+                    self.assign(self.task_port(t, f"{name}_q{n}"), buf.port(f"{side}_q{n}"))
+            self.deps.setdefault(pt, []).append(buf.port("p_may_start"))
+            self.deps.setdefault(ct, []).append(buf.port("c_may_start"))
+            self.commits.append((buf, pt, ct))
+
+    def register(self, name: str, width: int) -> st.CellOp:
+        return self.cell(name, "vichls_reg", {"WIDTH": width},
+                         [("in", "in", width), ("en", "in", 1), ("out", "out", width)])
+
+    def return_value(self, t: int, ctrl: st.CellOp, retire: SSAValue) -> SSAValue:
+        """The kernel's value comes from task ``t``: held from its done until the top
+        retires the call (the task keeps its done while an older value waits), and read
+        straight from the task when both happen in one cycle. Returns the done handshake."""
+        width = self.signature.ret.width
+        task_return, task_done = self.task_port(t, "ap_return"), self.task_port(t, "ap_done")
+        held = self.register("return_held", width)
+        full = self.register("return_waiting", 1)
+        empty = self.not_(full.port("out"), "return_free")
+        done = self.and_([task_done, empty], "return_done")
+        self.assign(ctrl.port("t_done"), done)
+        self.assign(self.task_port(t, "ap_continue"), self.and_([ctrl.port("t_continue"), empty],
+                                                                 "return_continue"))
+        taken = self.and_([done, ctrl.port("t_continue")], "return_taken")
+        self.assign(held.port("in"), task_return)
+        self.assign(held.port("en"), taken)
+        self.assign(full.port("in"), self.and_([taken, self.not_(retire, "not_retiring")], "return_kept"))
+        self.assign(full.port("en"), self.or_([taken, retire], "return_update"))
+        self.assign(self.ports["ap_return"], self.emit(comb.MuxOp(full.port("out"), held.port("out"),
+                                                                  task_return), "return_value"))
+        return taken
+
+    def handshake(self):
+        pending = [c.port("pending") for c in self.controls]
+        finished = [c.port("finished") for c in self.controls]
+        any_pending = self.or_(pending, "any_pending")
+        may_accept = [self.ports["ap_start"], self.not_(any_pending, "no_pending")]
+        if self.flushed:  # a call starts once the one before has ended and the FIFOs emptied
+            quiet = self.emit(st.WireOp.create(properties={"wire_name": StringAttr("tasks_quiet")},
+                                               result_types=[IntegerType(1)]), "tasks_quiet")
+            may_accept.append(quiet)
+            one = self.const(1, 1)
+            for reset in self.flushed_resets:
+                self.assign(reset, one, self.ports["ap_rst"])
+                self.assign(reset, one, quiet)
+        accept = self.and_(may_accept, "accept")
+        all_finished = self.and_(finished, "all_finished")
+        self.assign(self.ports["ap_ready"], accept)
+        self.assign(self.ports["ap_done"], all_finished)
+        if self.chain:  # ap_done stays high (the tasks keep their counts) until continued
+            all_finished = self.and_([all_finished, self.ports["ap_continue"]], "retire")
+        for en in self.accept_users:
+            self.assign(en, accept)
+        idle_terms, blocked, waits = [], [], []
+        taken = []
+        returning = len(self.tasks) - 1 if self.signature.ret is not None else None
+        for t, ctrl in enumerate(self.controls):
+            name = self.tasks[t].task_name.data
+            inst = lambda port, t=t: self.task_port(t, port)  # noqa: E731
+            self.assign(ctrl.port("rst"), self.ports["ap_rst"])
+            self.assign(ctrl.port("call"), accept)
+            self.assign(ctrl.port("deps_ok"), self.and_(self.deps.get(t, []), f"{name}_deps_ok"))
+            self.assign(ctrl.port("t_ready"), inst("ap_ready"))
+            self.assign(ctrl.port("retire"), all_finished)
+            self.assign(inst("ap_rst"), self.ports["ap_rst"])
+            self.assign(inst("ap_start"), ctrl.port("t_start"))
+            if t == returning:
+                done_taken = self.return_value(t, ctrl, all_finished)
+            else:
+                self.assign(ctrl.port("t_done"), inst("ap_done"))
+                self.assign(inst("ap_continue"), ctrl.port("t_continue"))
+                done_taken = self.and_([inst("ap_done"), ctrl.port("t_continue")], f"{name}_done_taken")
+            taken.append(done_taken)
+            idle_terms.append(self.and_([inst("ap_idle"), self.not_(ctrl.port("pending"), f"{name}_not_pending"),
+                                         self.not_(ctrl.port("finished"), f"{name}_not_finished")],
+                                        f"{name}_idle"))
+            held = self.and_([inst("ap_done"), self.not_(ctrl.port("t_continue"), f"{name}_held")],
+                             f"{name}_holds_done")
+            idle_unstarted = self.and_([inst("ap_idle"), self.not_(ctrl.port("t_start"), f"{name}_not_starting")],
+                                       f"{name}_cannot_start")
+            waits.append(inst(WAITS_PORT))
+            blocked.append(self.or_([inst(WAITS_PORT), held, idle_unstarted], f"{name}_blocked"))
+        for buf, pt, ct in self.commits:
+            self.assign(buf.port("p_commit"), taken[pt])
+            self.assign(buf.port("c_release"), taken[ct])
+        all_idle = self.and_(idle_terms, "all_idle")
+        self.assign(self.ports["ap_idle"], all_idle)
+        if self.flushed:
+            self.assign(quiet, all_idle)
+        stalled = st.WireOp.create(properties={"wire_name": StringAttr(STALL_WIRE)},
+                                   result_types=[IntegerType(1)])
+        self.emit(stalled, STALL_WIRE)
+        self.assign(stalled.result, self.and_([self.or_(waits, "some_task_waits"),
+                                               self.and_(blocked, "no_task_moves")], "deadlocked"))
+
+
+# -- the report ---------------------------------------------------------------------------------
+
+
+def _report(signature, tasks, channels, compiled, depths, top_component, clock,
+            flushed=frozenset()) -> dict:
+    task_entries = []
+    latency_of: dict[str, int | None] = {}
+    loops, warnings = [], []
+    resources, operators = Counter(), Counter()
+    for task in tasks:
+        component, design = compiled[task.task_name.data]
+        name = task.task_name.data
+        rep = design.report
+        latency_of[name] = rep["latency"]["min"]
+        task_entries.append({"name": name, "module": component.sym_name.data,
+                             "latency": rep["latency"]["min"],
+                             "loops": rep["loops"]})
+        loops += [{**loop, "task": name} for loop in rep["loops"]]
+        warnings += [f"task '{name}': {w}" for w in rep["warnings"]]
+        resources.update(rep["resources"])
+        operators.update(rep["operators"])
+    channel_entries = []
+    for ch in channels:
+        entry = {"name": ch.channel_name.data, "kind": ch.kind.data,
+                 "producer": ch.producer.data, "consumer": ch.consumer.data}
+        if ch.kind.data == "fifo":
+            entry["depth"] = depths[ch.result]
+            entry["width"] = ch.result.type.width
+            if "bypass" in ch.attributes:  # the consumer also hears the producer through others
+                entry["bypass"] = True
+            if ch.result in flushed:
+                entry["emptied_between_calls"] = True
+            resources["ff"] += 2 * ch.result.type.width + 8
+            resources["lut"] += ch.result.type.width * max(1, ceil(depths[ch.result] / 32)) + 8
+        else:
+            words = 1
+            for d in ch.result.type.get_shape():
+                words *= d
+            width = ch.result.type.element_type.width.data
+            entry["words"] = words
+            ram = oplib.ram_cost(2 * words, width)
+            for key in ("lut", "ff", "bram18"):
+                resources[key] += ram[key]
+        channel_entries.append(entry)
+    resources["ff"] += 4 * len(tasks)
+    resources["lut"] += 6 * len(tasks)
+    known = [v for v in latency_of.values() if v is not None]
+    bottleneck = max(latency_of, key=lambda n: latency_of[n] or 0) if known else None
+    latency = _call_latency(tasks, channels, latency_of)
+    ports = [{"name": op.port_name.data, "direction": op.direction.data,
+              "width": op.result.type.width.data}
+             for op in top_component.body.block.ops if isinstance(op, st.PortOp)]
+    arrays = {p.name: {"ports": 2 if any(q["name"] == f"{p.name}_address1" for q in ports) else 1,
+                       "words": p.type.size, "width": p.scalar.width, "partition": None}
+              for p in signature.params if p.is_array}
+    interface = {"ports": ports, "arrays": arrays}
+    streams = {p.name: {"direction": p.direction, "width": p.scalar.width}
+               for p in signature.params if p.is_stream}
+    if streams:
+        interface["streams"] = streams
+    return {
+        "top": signature.name,
+        "warnings": warnings,
+        "clock_period_ns": clock,
+        "device": oplib.current_device().name,
+        "interface": interface,
+        "latency": {"min": latency, "max": None},
+        "loops": loops,
+        "resources": {k: int(resources[k]) for k in ("lut", "ff", "dsp", "bram18")},
+        "operators": dict(sorted(operators.items())),
+        "dataflow": {
+            "tasks": task_entries,
+            "channels": channel_entries,
+            "bottleneck": bottleneck,
+            # with a FIFO emptied between calls, a call starts when the one before ended
+            "interval": (latency if flushed else latency_of[bottleneck])
+            if bottleneck is not None else None,
+        },
+    }
+
+
+def _call_latency(tasks, channels, latency_of) -> int | None:
+    """Cycles of one call without stalls: a pingpong's consumer starts when its producer
+    ends, a fifo's consumer ends no earlier than its producer (plus the handshakes)."""
+    if any(v is None for v in latency_of.values()):
+        return None
+    start = {t.task_name.data: 0 for t in tasks}
+    end = {}
+    for t in tasks:  # tasks are in program order, producers first
+        name = t.task_name.data
+        for ch in channels:
+            if ch.consumer.data == name and ch.kind.data == "pingpong":
+                start[name] = max(start[name], end[ch.producer.data] + 1)
+        end[name] = start[name] + latency_of[name] + 1
+        for ch in channels:
+            if ch.consumer.data == name and ch.kind.data == "fifo":
+                end[name] = max(end[name], end[ch.producer.data] + 1)
+    return max(end.values())

@@ -1,0 +1,68 @@
+"""The FPGA back end: loop-level IR → schedule → structural IR → Verilog and a report.
+
+``compile_fpga(module)`` clones the module, then runs, in memory:
+
+1. preparation on the loop level: inline calls (passes/inline_calls), partitioning
+   (passes/partition_arrays), xDSL's ``lower-affine`` (passes/lower_affine_fpga), 0-d
+   store-to-load forwarding (passes/forward_scalar_stores), value numbering of
+   expressions and loads (passes/value_numbering), forwarding of array elements with
+   identical indices (passes/forward_array_stores), loop-invariant code motion
+   (passes/hoist_loop_invariants, again after passes/reassociate_products), scalar replacement (passes/scalar_replacement), load
+   rotation (passes/rotate_loads: arrays a loop only reads are read one iteration
+   ahead), reassociation of add chains (passes/reassociate), dead-op removal and the
+   predication of short ifs (passes/predicate_ifs) and the binding of multipliers that
+   groups running one after another share (passes/bind_multipliers);
+2. instruction level: list scheduling with chaining per straight-line segment
+   (passes/schedule; a predicated if's ops are part of it), and modulo scheduling of pipelined loops
+   (passes/modulo_schedule), timing from vichls.targets.oplib;
+3. structural level: one component with cells, datapath, static groups and a control
+   tree (passes/build_structural; a pipelined loop is one group whose iterations
+   overlap), then control compilation to one FSM with zero-cycle transitions between
+   steps and a small controller per pipeline (passes/compile_control);
+4. the Verilog printer with the primitives of rtl_templates/ (vichls/backend/verilog/printer.py).
+
+The report (latency, loops, interface, resources, operators) is computed from the same
+scheduled IR and the same operator library.
+
+Partitioned arrays (passes/partition_arrays, run on the loop level before this back end)
+need nothing special here: each bank of a parameter is its own function argument named
+``<array>_<bank>``, hence its own ap_memory port set and its own scheduler port, and each
+bank of a local array its own RAM (or register when 0-d). The design's signature is the
+kernel's (banks folded back), and ``FpgaDesign.partitions`` tells the simulator the banks.
+"""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.dialects.builtin import ModuleOp
+
+from vichls.targets import oplib
+from vichls.driver.component import FpgaDesign, compile_component, prepare
+from vichls.driver.dataflow import compile_dataflow
+from vichls.dialects import graph
+from vichls.limits import deep
+from vichls.errors import FpgaError
+from vichls.signature import top_function
+from vichls.backend.verilog.printer import emit_verilog
+
+__all__ = ["compile_fpga", "compile_component", "prepare", "FpgaDesign", "FpgaError"]
+
+
+@deep
+def compile_fpga(module: ModuleOp, *, clock_period_ns: float = 10.0, consume: bool = False,
+                 keep_structural: bool = True) -> FpgaDesign:
+    """Compile the top kernel of ``module`` to Verilog and a report. ``module`` is left
+    unchanged unless ``consume`` (the caller no longer needs it: no copy is made);
+    ``keep_structural=False`` leaves the design's ``structural`` None (no copy of the
+    structural IR before control compilation is kept)."""
+    if not math.isfinite(clock_period_ns):
+        raise FpgaError(f"clock period {clock_period_ns} ns: a finite number is needed")
+    if clock_period_ns <= oplib.REGISTER_RESERVE_NS:
+        raise FpgaError(f"clock period {clock_period_ns} ns is too short")
+    if graph.DATAFLOW_ATTR in top_function(module).attributes:
+        return compile_dataflow(module, clock_period_ns)
+    c = compile_component(module if consume else module.clone(), clock_period_ns,
+                          keep_view=keep_structural)
+    verilog = emit_verilog(c.compiled)
+    return FpgaDesign(c.signature.name, verilog, c.report, c.view, c.signature, c.partitions)

@@ -1,0 +1,129 @@
+"""The named pipelines of the FPGA back end: which passes run, in which order, and why.
+
+Each pipeline is a list of registered passes (vichls.passes.get_all_passes) and is itself
+a pass of that name, so ``vichls-opt -p fpga-prepare,fpga-schedule`` runs it on IR text
+and vichls.driver.fpga runs it in memory. Passes transform IR; the ordering rules live here, once.
+
+``fpga-prepare`` (the loop level, made ready for hardware), in order:
+
+1. inline-calls: one component for the top kernel; a callee's accesses become the top's.
+2. apply-partitions: after inlining, so that a callee's accesses to a partitioned array
+   are rewritten too.
+3. check-stream-depths, then hoist-local-streams: the check reasons about the entry
+   block's stream creates; the hoisting then moves the creates that inlining put in loops.
+4. unroll-in-pipelines: loops a call brought into a pipelined loop are unrolled, as the
+   pipeline directive unrolls the loop's own.
+5. lower-affine-fpga: everything below works on scf and arith.
+6. if-convert-scalars, forward-scalar-stores, value-numbering, hoist-loop-invariants,
+   reassociate-products (which hoists again what it made invariant), value-numbering
+   again (hoisting brings equal expressions into one block).
+7. forward-array-stores: after numbering, so that equal indices are one SSA value.
+8. scalar-replacement: after hoisting and numbering (an element's invariant index is then
+   one value outside the loop), before rotate-loads (its profitability test must still
+   see the reads that rotation turns into register reads); forward-scalar-stores again
+   for the register accesses it made.
+9. forward-while-exit-loads: before rotation (a forwarded load needs no prefetch);
+   rotate-loads.
+10. div-by-constant: after numbering (one dividend shares one quotient), before
+    reassociation and the last numbering (which merge the sign logic of divisions of one
+    value); shift-add-products: after it (its magic products stay multipliers), before
+    reassociate, which balances the adders it makes with their neighbours.
+11. narrow: last before the final numbering, when the guards rotation and prefetching
+    built are there and the arithmetic the passes above look for is behind them;
+    value-numbering, remove-dead-ops.
+12. predicate-ifs: last, it reads the final ops of each branch; bind-multipliers, on the
+    groups the scheduler and the builder will make.
+
+``fpga-schedule``: the instruction level (list and modulo schedules) for a clock period.
+
+Options: ``device`` (an oplib device name) on every pipeline whose passes read operator
+costs, ``clock_period_ns`` on the schedule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from vichls.transforms.fpga.bind_multipliers import BindMultipliersPass
+from vichls.transforms.fpga.check_stream_depths import CheckStreamDepthsPass
+from vichls.transforms.fpga.div_by_constant import DivByConstantPass
+from vichls.transforms.fpga.forward_array_stores import ForwardArrayStoresPass
+from vichls.transforms.fpga.forward_scalar_stores import ForwardScalarStoresPass
+from vichls.transforms.fpga.forward_while_exit_loads import ForwardWhileExitLoadsPass
+from vichls.transforms.fpga.hoist_local_streams import HoistLocalStreamsPass
+from vichls.transforms.fpga.hoist_loop_invariants import HoistLoopInvariantsPass
+from vichls.transforms.fpga.if_convert_scalars import IfConvertScalarsPass
+from vichls.transforms.fpga.inline_calls import InlineCallsPass
+from vichls.transforms.loop.loop_pipeline import UnrollInPipelinesPass
+from vichls.transforms.fpga.lower_affine_fpga import LowerAffineFpgaPass
+from vichls.transforms.fpga.narrow_compares import NarrowPass
+from vichls.transforms.loop.partition_arrays import ApplyPartitionsPass
+from vichls.transforms.fpga.predicate_ifs import PredicateIfsPass
+from vichls.transforms.fpga.reassociate import ReassociatePass
+from vichls.transforms.fpga.reassociate_products import ReassociateProductsPass
+from vichls.transforms.fpga.remove_dead_ops import RemoveDeadOpsPass
+from vichls.transforms.fpga.rotate_loads import RotateLoadsPass
+from vichls.transforms.fpga.scalar_replacement import ScalarReplacementPass
+from vichls.scheduling.schedule_function import SchedulePass
+from vichls.transforms.fpga.shift_add_products import ShiftAddProductsPass
+from vichls.transforms.fpga.value_numbering import ValueNumberingPass
+
+
+def fpga_prepare(device: str) -> list[ModulePass]:
+    """The passes of ``fpga-prepare``, in the order the module docstring explains."""
+    return [
+        InlineCallsPass(), ApplyPartitionsPass(), CheckStreamDepthsPass(),
+        HoistLocalStreamsPass(), UnrollInPipelinesPass(), LowerAffineFpgaPass(),
+        IfConvertScalarsPass(), ForwardScalarStoresPass(), ValueNumberingPass(),
+        HoistLoopInvariantsPass(), ReassociateProductsPass(), ValueNumberingPass(),
+        ForwardArrayStoresPass(), ScalarReplacementPass(), ForwardScalarStoresPass(),
+        ForwardWhileExitLoadsPass(), RotateLoadsPass(), DivByConstantPass(),
+        ShiftAddProductsPass(device=device), ReassociatePass(), NarrowPass(),
+        ValueNumberingPass(), RemoveDeadOpsPass(), PredicateIfsPass(), BindMultipliersPass(),
+    ]
+
+
+def fpga_schedule(device: str, clock_period_ns: float) -> list[ModulePass]:
+    return [SchedulePass(clock_period_ns=clock_period_ns, device=device)]
+
+
+def run_passes(passes: list[ModulePass], module: ModuleOp) -> None:
+    ctx = Context(allow_unregistered=True)
+    for p in passes:
+        p.apply(ctx, module)
+
+
+@dataclass(frozen=True)
+class FpgaPreparePipeline(ModulePass):
+    """``fpga-prepare``: the loop level made ready for hardware (see the module docstring).
+
+    Options: device: the operator library's device table (vichls.targets.oplib.DEVICES)."""
+
+    name = "fpga-prepare"
+    device: str = "xc7"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        run_passes(fpga_prepare(self.device), op)
+
+
+@dataclass(frozen=True)
+class FpgaSchedulePipeline(ModulePass):
+    """``fpga-schedule``: cycles and units for every operation, for one clock period.
+
+    Options: device (vichls.targets.oplib.DEVICES); clock_period_ns."""
+
+    name = "fpga-schedule"
+    device: str = "xc7"
+    clock_period_ns: float = 10.0
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        run_passes(fpga_schedule(self.device, self.clock_period_ns), op)
+
+
+PIPELINES: dict[str, type[ModulePass]] = {
+    p.name: p for p in (FpgaPreparePipeline, FpgaSchedulePipeline)
+}

@@ -1,0 +1,1 @@
+"""Passes on the structural level: control compilation to FSMs, stall insertion."""

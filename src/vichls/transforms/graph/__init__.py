@@ -1,0 +1,1 @@
+"""The graph level: a dataflow region split into tasks joined by channels."""

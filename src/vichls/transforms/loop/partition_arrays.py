@@ -1,0 +1,730 @@
+"""Array partitioning on the loop level: split an array memref into banks.
+
+``partition_arrays(module, requests)`` rewrites, in the top function of ``module``, each
+requested array (a parameter or a local ``memref.alloca`` named by ``vichls.name``) into
+banks along one dimension, or along every dimension for ``dim=0``:
+
+- cyclic, factor F: element ``x`` of the dimension goes to bank ``x % F`` at ``x // F``;
+- block, factor F: with ``B = ceil(D / F)``, bank ``x // B`` at ``x % B``;
+- complete: one bank per element and the dimension disappears (a 1-d local array becomes
+  0-d memrefs, which the FPGA back end keeps in registers). Small constant-bound loops
+  whose accesses to the array move with the loop are first unrolled, so that each access
+  names one register instead of multiplexing over all of them.
+
+Every bank has the array's shape with the partitioned dimension shrunk to ``ceil(D / F)``
+(the last banks padded), as ``docs/hardware-interface.md`` specifies for bank ports. A
+partitioned parameter becomes consecutive new function arguments named ``<name>_<bank>``
+(so the FPGA back end's usual port naming yields ``<name>_<bank>_address0``); a local
+array becomes one ``alloca`` per bank. With ``dim=0`` on several dimensions the banks are
+numbered row-major over the grid of banks.
+
+Accesses: when the bank of an access is a compile-time constant (its index is affine in
+loop induction variables with constant bounds and steps, e.g. after unrolling) the
+access goes straight to that bank with a rewritten affine map; otherwise the bank and
+in-bank index are computed with ``arith`` on ``index``, a load reads every bank at the
+in-bank index (always in range, since banks share one shape) and selects by bank, and a
+store is guarded by one ``scf.if`` per bank. Indices are assumed in range (the language
+leaves out-of-range accesses undefined), hence non-negative: unsigned division is exact.
+
+The pass records what it did, for the back ends and the report, in the function attribute
+``vichls.partitions`` ({name: {kind, factor, dim, banks, shape, local}}) and in each bank's
+``vichls.bank_of`` attribute (on the argument attributes or the alloca);
+``original_signature`` gives back the kernel's unpartitioned interface.
+
+Assumes the loop-level IR of docs/ir.md, called functions already inlined where they take
+a partitioned array (an array passed to ``func.call`` is refused), and ``requests``
+already validated by ``vichls.frontend.customize`` (the pass re-checks and raises PartitionError).
+The CPU back end runs the unpartitioned IR: partitioning changes no result.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import affine, arith, func, memref, scf
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    DictionaryAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    UnitAttr,
+    i64,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
+from xdsl.passes import ModulePass
+
+from vichls.errors import VichlsError
+from vichls.signature import NAME_ATTR, KernelSignature, Param, signature_of, top_function
+from vichls.types import ArrayType
+
+PARTITIONS_ATTR = "vichls.partitions"
+BANK_OF_ATTR = "vichls.bank_of"
+KINDS = ("cyclic", "block", "complete")
+
+
+class PartitionError(VichlsError):
+    """A partition request that cannot apply (unknown array, bad factor or dimension, an
+    array used in a way the pass cannot split)."""
+
+
+@dataclass(frozen=True)
+class _Split:
+    """One split of a memref along ``axis`` (0-based) into ``factor`` banks."""
+
+    kind: str
+    factor: int
+    axis: int
+    size: int  # the dimension's size before the split
+
+    @property
+    def per_bank(self) -> int:
+        return math.ceil(self.size / self.factor)
+
+    def bank_shape(self, shape: tuple[int, ...]) -> tuple[int, ...]:
+        if self.kind == "complete":
+            return shape[: self.axis] + shape[self.axis + 1 :]
+        return shape[: self.axis] + (self.per_bank,) + shape[self.axis + 1 :]
+
+    def bank_of_index(self, x: int) -> int:
+        return x % self.factor if self.kind == "cyclic" else x // self.per_bank
+
+
+# -- linear forms of index values -----------------------------------------------------------
+
+_Linear = tuple[dict, int]  # ({induction variable: coefficient}, constant)
+
+
+def _add(a: _Linear, b: _Linear, scale: int = 1) -> _Linear:
+    coeffs = dict(a[0])
+    for v, c in b[0].items():
+        coeffs[v] = coeffs.get(v, 0) + scale * c
+    return {v: c for v, c in coeffs.items() if c}, a[1] + scale * b[1]
+
+
+def _scale(a: _Linear, k: int) -> _Linear:
+    return {v: c * k for v, c in a[0].items() if c * k}, a[1] * k
+
+
+def _constant_of(value: SSAValue) -> int | None:
+    op = value.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+        return op.value.value.data
+    return None
+
+
+def _linear_expr(expr: AffineExpr, dims: list[_Linear | None], syms: list[_Linear | None]
+                 ) -> _Linear | None:
+    if isinstance(expr, AffineConstantExpr):
+        return {}, expr.value
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineSymExpr):
+        return syms[expr.position]
+    if isinstance(expr, AffineBinaryOpExpr):
+        lhs = _linear_expr(expr.lhs, dims, syms)
+        rhs = _linear_expr(expr.rhs, dims, syms)
+        if lhs is None or rhs is None:
+            return None
+        if expr.kind == AffineBinaryOpKind.Add:
+            return _add(lhs, rhs)
+        if expr.kind == AffineBinaryOpKind.Mul:
+            if not rhs[0]:
+                return _scale(lhs, rhs[1])
+            if not lhs[0]:
+                return _scale(rhs, lhs[1])
+    return None  # mod and divisions: not linear
+
+
+def _linear(value: SSAValue) -> _Linear | None:
+    """``value`` as a linear form in loop induction variables, or None."""
+    known = _constant_of(value)
+    if known is not None:
+        return {}, known
+    if isinstance(value, BlockArgument):
+        return ({value: 1}, 0) if _loop_range(value) is not None else None
+    if _loop_range(value) is not None:  # a bounded term such as t mod 8 (from flattening)
+        return {value: 1}, 0
+    op = value.owner
+    if isinstance(op, affine.ApplyOp):
+        amap = op.map.data
+        operands = [_linear(v) for v in op.mapOperands]
+        return _linear_expr(amap.results[0], operands[: amap.num_dims], operands[amap.num_dims :])
+    if isinstance(op, (arith.AddiOp, arith.SubiOp, arith.MuliOp)):
+        a, b = _linear(op.lhs), _linear(op.rhs)
+        if a is None or b is None:
+            return None
+        if isinstance(op, arith.AddiOp):
+            return _add(a, b)
+        if isinstance(op, arith.SubiOp):
+            return _add(a, b, -1)
+        if not b[0]:
+            return _scale(a, b[1])
+        if not a[0]:
+            return _scale(b, a[1])
+    return None
+
+
+def _loop_range(iv: SSAValue) -> tuple[int, int, int] | None:
+    """(first, last, step) of a loop induction variable with constant bounds, or of an
+    unsigned remainder, mask or quotient by a constant of one (what flattening makes of
+    induction variables), or None (also for an empty loop, whose accesses never run)."""
+    if not isinstance(iv, BlockArgument):
+        op = iv.owner
+        if not isinstance(op, (arith.AndIOp, arith.RemUIOp, arith.ShRUIOp, arith.DivUIOp)):
+            return None
+        inner, k = _loop_range(op.lhs), _constant_of(op.rhs)
+        if inner is None or k is None or k < 0:
+            return None
+        first, last, _ = inner
+        if first < 0:  # read as unsigned, a negative value is huge
+            last = 1 << 62
+        if isinstance(op, arith.AndIOp):
+            return (0, min(k, last), 1) if k & (k + 1) == 0 else None  # a low-bits mask
+        if isinstance(op, arith.RemUIOp):
+            return (0, min(k - 1, last), 1) if k > 0 else None
+        if first < 0:
+            return None
+        if isinstance(op, arith.ShRUIOp):
+            return first >> k, last >> k, 1
+        return (first // k, last // k, 1) if k > 0 else None
+    loop = iv.block.parent_op()
+    if isinstance(loop, affine.ForOp) and iv.index == 0:
+        lb, ub = loop.lowerBoundMap.data, loop.upperBoundMap.data
+        if lb.num_dims + lb.num_symbols or ub.num_dims + ub.num_symbols:
+            return None
+        if len(lb.results) != 1 or len(ub.results) != 1:
+            return None
+        low, high = lb.results[0], ub.results[0]
+        if not (isinstance(low, AffineConstantExpr) and isinstance(high, AffineConstantExpr)):
+            return None
+        first, stop, step = low.value, high.value, loop.step.value.data
+    elif isinstance(loop, scf.ForOp) and iv.index == 0 and isinstance(iv.type, IndexType):
+        first, stop, step = (_constant_of(v) for v in (loop.lb, loop.ub, loop.step))
+        if first is None or stop is None or step is None:
+            return None
+    else:
+        return None
+    if step <= 0 or stop <= first:
+        return None
+    return first, first + (stop - first - 1) // step * step, step
+
+
+def _static_bank(form: _Linear | None, split: _Split) -> int | None:
+    """The bank every execution of an access with index ``form`` reaches, if one."""
+    if form is None:
+        return None
+    coeffs, const = form
+    if split.kind == "cyclic":
+        base = const
+        for iv, c in coeffs.items():
+            first, _, step = _loop_range(iv)
+            if (c * step) % split.factor:
+                return None
+            base += c * first
+        return base % split.factor
+    low = high = const
+    for iv, c in coeffs.items():
+        first, last, _ = _loop_range(iv)
+        low += min(c * first, c * last)
+        high += max(c * first, c * last)
+    bank = split.bank_of_index(low)
+    return bank if bank == split.bank_of_index(high) else None
+
+
+# -- rewriting the accesses -----------------------------------------------------------------
+
+
+def _insert(op: Operation, before: Operation) -> SSAValue | None:
+    op.location = before.location
+    before.parent_block().insert_op_before(op, before)
+    return op.results[0] if op.results else None
+
+
+def _index_const(value: int, before: Operation) -> SSAValue:
+    return _insert(arith.ConstantOp(IntegerAttr(value, IndexType())), before)
+
+
+def _linear_terms(expr: AffineExpr) -> tuple[dict[int, int], int] | None:
+    """``expr`` as ({dimension: coefficient}, constant) when it is a linear sum of
+    dimensions (no symbols), else None."""
+    if isinstance(expr, AffineConstantExpr):
+        return {}, expr.value
+    if isinstance(expr, AffineDimExpr):
+        return {expr.position: 1}, 0
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add:
+        lhs, rhs = _linear_terms(expr.lhs), _linear_terms(expr.rhs)
+        if lhs is None or rhs is None:
+            return None
+        terms = dict(lhs[0])
+        for d, c in rhs[0].items():
+            terms[d] = terms.get(d, 0) + c
+        return terms, lhs[1] + rhs[1]
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Mul:
+        for a, b in ((expr.lhs, expr.rhs), (expr.rhs, expr.lhs)):
+            inner = _linear_terms(a)
+            if inner is not None and isinstance(b, AffineConstantExpr):
+                return {d: c * b.value for d, c in inner[0].items()}, inner[1] * b.value
+    return None
+
+
+def _in_bank_expr(expr: AffineExpr, split: _Split, bank: int) -> AffineExpr:
+    if split.kind == "cyclic":  # exact: subtracting the bank first lets equal addresses fold
+        terms = _linear_terms(expr - bank)
+        if terms is not None and all(c % split.factor == 0 for c in terms[0].values()) \
+                and terms[1] % split.factor == 0:
+            # every term divides exactly (x[3i + c] in bank c is i): no division at all
+            out = AffineExpr.constant(terms[1] // split.factor)
+            for d, c in sorted(terms[0].items()):
+                out = out + AffineExpr.dimension(d) * (c // split.factor)
+            return out
+        return (expr - bank) // split.factor
+    return expr - bank * split.per_bank
+
+
+def _rewrite_affine(op, banks: list[SSAValue], split: _Split) -> bool:
+    """Send an affine access whose bank is constant to its bank; False if it is not."""
+    amap = op.map.data
+    operands = [_linear(v) for v in op.indices]
+    dims, syms = operands[: amap.num_dims], operands[amap.num_dims :]
+    bank = _static_bank(_linear_expr(amap.results[split.axis], dims, syms), split)
+    if bank is None:
+        return False
+    results = list(amap.results)
+    if split.kind == "complete":
+        del results[split.axis]
+    else:
+        results[split.axis] = _in_bank_expr(results[split.axis], split, bank)
+    new_map = AffineMapAttr(AffineMap(amap.num_dims, amap.num_symbols, tuple(results)))
+    if isinstance(op, affine.LoadOp):
+        new = affine.LoadOp(banks[bank], op.indices, new_map, op.results[0].type)
+    else:
+        new = affine.StoreOp(op.value, banks[bank], op.indices, new_map)
+    _insert(new, op)
+    if isinstance(op, affine.LoadOp):
+        op.results[0].replace_all_uses_with(new.results[0])
+    op.detach()
+    op.erase()
+    return True
+
+
+def _materialize_indices(op) -> list[SSAValue]:
+    """The index values of an access (affine maps applied)."""
+    if isinstance(op, (memref.LoadOp, memref.StoreOp)):
+        return list(op.indices)
+    amap = op.map.data
+    out = []
+    for expr in amap.results:
+        single = AffineMapAttr(AffineMap(amap.num_dims, amap.num_symbols, (expr,)))
+        out.append(_insert(affine.ApplyOp(list(op.indices), single), op))
+    return out
+
+
+def _div_mod(x: SSAValue, divisor: int, before: Operation) -> tuple[SSAValue, SSAValue]:
+    """(x // divisor, x % divisor) for a non-negative index; shifts for powers of two."""
+    if divisor == 1:
+        return x, _index_const(0, before)
+    if divisor & (divisor - 1) == 0:
+        shift = _index_const(divisor.bit_length() - 1, before)
+        mask = _index_const(divisor - 1, before)
+        return (_insert(arith.ShRUIOp(x, shift), before), _insert(arith.AndIOp(x, mask), before))
+    d = _index_const(divisor, before)
+    return _insert(arith.DivUIOp(x, d), before), _insert(arith.RemUIOp(x, d), before)
+
+
+def _rewrite_dynamic(op, banks: list[SSAValue], split: _Split) -> None:
+    """An access whose bank is only known at run time: compute bank and in-bank index;
+    a load reads every bank and selects, a store writes under one scf.if per bank."""
+    indices = _materialize_indices(op)
+    x = indices[split.axis]
+    if split.kind == "cyclic":
+        inner, bank = _div_mod(x, split.factor, op)
+    elif split.kind == "block":
+        bank, inner = _div_mod(x, split.per_bank, op)
+    else:
+        bank, inner = x, None
+    new_indices = list(indices)
+    if inner is None:
+        del new_indices[split.axis]
+    else:
+        new_indices[split.axis] = inner
+    static = _constant_of(x)
+    if static is not None:  # a constant index that affine analysis did not see
+        only = split.bank_of_index(static)
+        candidates = [only]
+    else:
+        candidates = list(range(split.factor))
+    is_load = isinstance(op, (memref.LoadOp, affine.LoadOp))
+    if is_load:
+        result = None
+        for b in reversed(candidates):
+            value = _insert(memref.LoadOp.get(banks[b], new_indices), op)
+            if result is None:
+                result = value
+            else:
+                hit = _insert(arith.CmpiOp(bank, _index_const(b, op), "eq"), op)
+                result = _insert(arith.SelectOp(hit, value, result), op)
+        op.results[0].replace_all_uses_with(result)
+    else:
+        for b in candidates:
+            store = memref.StoreOp.get(op.value, banks[b], new_indices)
+            if len(candidates) == 1:
+                _insert(store, op)
+                continue
+            hit = _insert(arith.CmpiOp(bank, _index_const(b, op), "eq"), op)
+            then = Block([store, scf.YieldOp()])
+            store.location = op.location
+            _insert(scf.IfOp(hit, [], Region(then), Region()), op)
+    op.detach()
+    op.erase()
+
+
+def _rewrite_uses(array: SSAValue, banks: list[SSAValue], split: _Split, name: str) -> None:
+    for use in list(array.uses):
+        op = use.operation
+        if isinstance(op, (affine.LoadOp, affine.StoreOp)) and op.memref is array:
+            if not _rewrite_affine(op, banks, split):
+                _rewrite_dynamic(op, banks, split)
+        elif isinstance(op, (memref.LoadOp, memref.StoreOp)) and op.memref is array:
+            form_bank = None
+            if len(op.indices) == len(array.type.get_shape()):
+                form_bank = _static_bank(_linear(op.indices[split.axis]), split)
+            if form_bank is not None:
+                _rewrite_static_memref(op, banks, split, form_bank)
+            else:
+                _rewrite_dynamic(op, banks, split)
+        else:
+            raise PartitionError(
+                f"array '{name}' is used by '{op.name}', which partitioning cannot split "
+                "(only loads and stores of the array can be rewritten into banks)")
+
+
+def _rewrite_static_memref(op, banks, split: _Split, bank: int) -> None:
+    indices = list(op.indices)
+    x = indices[split.axis]
+    if split.kind == "complete":
+        del indices[split.axis]
+    elif split.kind == "cyclic":
+        indices[split.axis] = _div_mod(x, split.factor, op)[0]
+    else:
+        offset = _index_const(bank * split.per_bank, op)
+        indices[split.axis] = _insert(arith.SubiOp(x, offset), op)
+    if isinstance(op, memref.LoadOp):
+        new = memref.LoadOp.get(banks[bank], indices)
+        _insert(new, op)
+        op.results[0].replace_all_uses_with(new.results[0])
+    else:
+        _insert(memref.StoreOp.get(op.value, banks[bank], indices), op)
+    op.detach()
+    op.erase()
+
+
+# -- making the banks -----------------------------------------------------------------------
+
+
+#: Loops up to this trip count that index a completely partitioned array are unrolled.
+COMPLETE_UNROLL_LIMIT = 64
+
+
+def _depends_on(value: SSAValue, iv: SSAValue) -> bool:
+    work, seen = [value], set()
+    while work:
+        v = work.pop()
+        if v is iv:
+            return True
+        if v in seen or not isinstance(v.owner, Operation):
+            continue
+        seen.add(v)
+        work.extend(v.owner.operands)
+    return False
+
+
+def _unroll_loops_indexing(array: SSAValue) -> None:
+    """Unroll, fully, the small constant-bound loops in which an access to ``array`` has
+    an index that moves with the loop: after complete partitioning each element is its
+    own register, and a moving index would need a multiplexer over all of them (a select
+    chain to read, one guarded write per element to store); unrolled, every access names
+    its register. Loops holding other loops or whiles are left alone."""
+    from vichls.transforms.loop.loop_unroll import unroll_loop
+    from vichls.analysis.loop_utils import constant_bounds
+
+    changed = True
+    while changed:
+        changed = False
+        for use in list(array.uses):
+            op = use.operation
+            if not isinstance(op, (affine.LoadOp, affine.StoreOp)):
+                continue
+            loop = op.parent_op()
+            while loop is not None and not isinstance(loop, func.FuncOp):
+                if isinstance(loop, affine.ForOp):
+                    bounds = constant_bounds(loop)
+                    moving = any(_depends_on(v, loop.body.block.args[0]) for v in op.indices)
+                    simple = not any(isinstance(x, (affine.ForOp, scf.ForOp, scf.WhileOp))
+                                     for x in loop.body.walk())
+                    # (a loop of one iteration reaches a single element already)
+                    if moving and simple and bounds is not None and \
+                            1 < bounds.trip_count <= COMPLETE_UNROLL_LIMIT:
+                        unroll_loop(loop, None)
+                        changed = True
+                        break
+                loop = loop.parent_op()
+            if changed:
+                break
+
+
+class _Partitioner:
+    def __init__(self, function: func.FuncOp):
+        self.function = function
+        block = function.body.block
+        attrs = function.arg_attrs.data if function.arg_attrs is not None else [
+            DictionaryAttr({}) for _ in block.args]
+        self.arg_attrs: dict[SSAValue, dict[str, Attribute]] = {
+            a: dict(d.data) for a, d in zip(block.args, attrs, strict=True)}
+
+    def find(self, name: str) -> tuple[SSAValue, bool]:
+        for arg, attrs in self.arg_attrs.items():
+            if NAME_ATTR in attrs and attrs[NAME_ATTR].data == name:
+                return arg, False
+        for op in self.function.walk():
+            if isinstance(op, memref.AllocaOp) and NAME_ATTR in op.attributes and \
+                    op.attributes[NAME_ATTR].data == name:
+                return op.memref, True
+        raise PartitionError(f"kernel '{self.function.sym_name.data}' has no array named "
+                             f"'{name}' to partition")
+
+    def split(self, array: SSAValue, split: _Split, name: str) -> list[SSAValue]:
+        mtype = array.type
+        shape = split.bank_shape(tuple(mtype.get_shape()))
+        bank_type = MemRefType(mtype.element_type, list(shape))
+        if isinstance(array, BlockArgument):
+            block = array.block
+            banks = [block.insert_arg(bank_type, array.index + 1 + b) for b in range(split.factor)]
+            for bank in banks:
+                bank.name_hint = array.name_hint
+                self.arg_attrs[bank] = dict(self.arg_attrs[array])
+        else:
+            alloca = array.owner
+            banks = []
+            for _ in range(split.factor):
+                new = memref.AllocaOp.get(mtype.element_type, shape=list(shape))
+                new.attributes.update(alloca.attributes)
+                new.location = alloca.location
+                alloca.parent_block().insert_op_before(new, alloca)
+                new.memref.name_hint = array.name_hint
+                banks.append(new.memref)
+        _rewrite_uses(array, banks, split, name)
+        if isinstance(array, BlockArgument):
+            del self.arg_attrs[array]
+            array.block.erase_arg(array)
+        else:
+            array.owner.detach()
+            array.owner.erase()
+        return banks
+
+    def partition(self, name: str, kind: str, dim: int, factor: int | None) -> None:
+        array, local = self.find(name)
+        shape = tuple(array.type.get_shape())
+        if kind not in KINDS:
+            raise PartitionError(f"partition of '{name}': kind must be one of {', '.join(KINDS)}")
+        if not shape:
+            raise PartitionError(f"'{name}' is a scalar: only arrays can be partitioned")
+        if not 0 <= dim <= len(shape):
+            raise PartitionError(f"partition of '{name}': dim must be 0 (all) or 1..{len(shape)}")
+        if kind == "complete" and not local:
+            raise PartitionError(f"'{name}' is a parameter: complete partitioning applies to "
+                                 "local arrays only")
+        if BANK_OF_ATTR in (self.arg_attrs.get(array) or getattr(array.owner, "attributes", {})):
+            raise PartitionError(f"array '{name}' is already partitioned")
+        axes = list(range(len(shape))) if dim == 0 else [dim - 1]
+        splits = []
+        for axis in axes:
+            f = shape[axis] if kind == "complete" else factor
+            if not isinstance(f, int) or f < 1:
+                raise PartitionError(f"partition of '{name}': factor must be a positive integer")
+            if f > shape[axis]:
+                raise PartitionError(f"partition of '{name}': factor {f} is larger than "
+                                     f"dimension {axis + 1} ({shape[axis]})")
+            splits.append(_Split(kind, f, axis, shape[axis]))
+        if kind == "complete":
+            _unroll_loops_indexing(array)
+        # last axis first, so that dropping a dimension (complete) leaves earlier axes alone;
+        # bank grid coordinates are kept in row-major order of the axes
+        pieces: list[tuple[SSAValue, tuple[int, ...]]] = [(array, ())]
+        for split in reversed(splits):
+            pieces = [(bank, (b, *coords)) for piece, coords in pieces
+                      for b, bank in enumerate(self.split(piece, split, name))]
+        pieces.sort(key=lambda p: p[1])
+        for number, bank in enumerate(self.order_banks([p for p, _ in pieces])):
+            tag = {NAME_ATTR: StringAttr(f"{name}_{number}"), BANK_OF_ATTR: StringAttr(name)}
+            if local:
+                bank.owner.attributes.update(tag)
+            else:
+                self.arg_attrs[bank].update(tag)
+        record = {
+            "kind": StringAttr(kind),
+            "factor": IntegerAttr(splits[0].factor if len(splits) == 1 else (factor or 0), i64),
+            "dim": IntegerAttr(dim, i64),
+            "banks": IntegerAttr(len(pieces), i64),
+            "shape": ArrayAttr([IntegerAttr(d, i64) for d in shape]),
+        }
+        if local:
+            record["local"] = UnitAttr()
+        existing = dict(self.function.attributes[PARTITIONS_ATTR].data) \
+            if PARTITIONS_ATTR in self.function.attributes else {}
+        existing[name] = DictionaryAttr(record)
+        self.function.attributes[PARTITIONS_ATTR] = DictionaryAttr(existing)
+
+    def order_banks(self, banks: list[SSAValue]) -> list[SSAValue]:
+        """Put the bank arguments (or allocas) in bank order, where the array was; the
+        banks, in order (a moved argument is a new block argument)."""
+        banks = list(banks)
+        if isinstance(banks[0], BlockArgument):
+            block = banks[0].block
+            first = min(b.index for b in banks)
+            for offset, bank in enumerate(banks):
+                if bank.index != first + offset:
+                    moved = block.insert_arg(bank.type, first + offset)
+                    moved.name_hint = bank.name_hint
+                    bank.replace_all_uses_with(moved)
+                    self.arg_attrs[moved] = self.arg_attrs.pop(bank)
+                    block.erase_arg(bank)
+                    banks[offset] = moved
+        else:
+            anchor = banks[0].owner
+            for bank in banks[1:]:
+                op = bank.owner
+                op.detach()
+                anchor.parent_block().insert_op_after(op, anchor)
+                anchor = op
+        return banks
+
+    def finish(self) -> None:
+        block = self.function.body.block
+        self.function.arg_attrs = ArrayAttr([DictionaryAttr(self.arg_attrs[a]) for a in block.args])
+        self.function.update_function_type()
+
+
+def partition_arrays(module: ModuleOp, requests: list[tuple[str, str, int, int | None]]) -> None:
+    """Partition arrays of the top function of ``module`` in place; each request is
+    (array name, kind, dim, factor) as in ``customize(k).partition``."""
+    if not requests:
+        return
+    top = top_function(module)
+    partitioner = _Partitioner(top)
+    for name, kind, dim, factor in requests:
+        partitioner.partition(name, kind, dim, factor)
+    partitioner.finish()
+
+
+# -- requests carried by the IR -----------------------------------------------------------
+
+REQUESTS_ATTR = "vichls.partition_requests"
+
+
+def request_partitions(module: ModuleOp, requests: list[tuple[str, str, int, int | None]]
+                       ) -> None:
+    """Record partition requests on the top function instead of applying them: the loop-level
+    package stays hardware-independent (the CPU build ignores the attribute) and the FPGA back
+    end applies them (``apply_requested_partitions``), also when it reads a .mlir package."""
+    if not requests:
+        return
+    entries = [DictionaryAttr({"array": StringAttr(n), "kind": StringAttr(k),
+                               "dim": IntegerAttr(d, 64),
+                               "factor": IntegerAttr(0 if f is None else f, 64)})
+               for n, k, d, f in requests]
+    top_function(module).attributes[REQUESTS_ATTR] = ArrayAttr(entries)
+
+
+def requested_partitions(function: func.FuncOp) -> dict[str, tuple[str, int, int | None]]:
+    """{array name: (kind, dim, factor)} of the requests recorded on ``function`` (the top
+    function; the loop directives run before the back end applies them)."""
+    if REQUESTS_ATTR not in function.attributes:
+        return {}
+    out = {}
+    for entry in function.attributes[REQUESTS_ATTR].data:
+        d = entry.data
+        factor = d["factor"].value.data
+        out[d["array"].data] = (d["kind"].data, d["dim"].value.data, factor or None)
+    return out
+
+
+def apply_requested_partitions(module: ModuleOp) -> None:
+    """Apply (and remove) the partition requests recorded on the top function."""
+    top = top_function(module)
+    if REQUESTS_ATTR not in top.attributes:
+        return
+    requests = []
+    for entry in top.attributes[REQUESTS_ATTR].data:
+        d = entry.data
+        factor = d["factor"].value.data
+        requests.append((d["array"].data, d["kind"].data, d["dim"].value.data,
+                         None if factor == 0 else factor))
+    del top.attributes[REQUESTS_ATTR]
+    partition_arrays(module, requests)
+
+
+# -- reading it back ------------------------------------------------------------------------
+
+
+def partitions_of(function: func.FuncOp) -> dict[str, dict]:
+    """{array name: {kind, factor, dim, banks, shape, local}} recorded by the pass."""
+    if PARTITIONS_ATTR not in function.attributes:
+        return {}
+    out = {}
+    for name, record in function.attributes[PARTITIONS_ATTR].data.items():
+        d = record.data
+        out[name] = {
+            "kind": d["kind"].data,
+            "factor": d["factor"].value.data,
+            "dim": d["dim"].value.data,
+            "banks": d["banks"].value.data,
+            "shape": tuple(a.value.data for a in d["shape"].data),
+            "local": "local" in d,
+        }
+    return out
+
+
+def original_signature(function: func.FuncOp) -> KernelSignature:
+    """The kernel's interface before partitioning: bank arguments fold back into the
+    array parameter they came from, at its place."""
+    banked = signature_of(function)
+    records = partitions_of(function)
+    if not records:
+        return banked
+    attrs = function.arg_attrs.data
+    params: list[Param] = []
+    seen: set[str] = set()
+    for p, d in zip(banked.params, attrs, strict=True):
+        owner = d.data.get(BANK_OF_ATTR)
+        if owner is None:
+            params.append(p)
+        elif owner.data not in seen:
+            seen.add(owner.data)
+            shape = records[owner.data]["shape"]
+            params.append(Param(owner.data, ArrayType(p.scalar, shape)))
+    return KernelSignature(banked.name, tuple(params), banked.ret)
+
+
+@dataclass(frozen=True)
+class ApplyPartitionsPass(ModulePass):
+    """Apply the ``s.partition`` requests recorded on the top function."""
+
+    name = "apply-partitions"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        apply_requested_partitions(op)
