@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from vichls import int32, kernel
-from vichls.cpu import compile_cpu
+from vichls.driver.cpu import compile_cpu
 
 GEMM_N = 128
 STENCIL_N = 1 << 20

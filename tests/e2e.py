@@ -37,7 +37,7 @@ def _short(e: BaseException) -> str:
 def run_batch(items: list[tuple[str, object, list[tuple]]], max_cycles: int = 2_000_000
               ) -> dict[str, Outcome]:
     """items: (name, kernel, list of argument tuples). Returns an Outcome per name."""
-    from vichls.cpu import compile_cpu
+    from vichls.driver.cpu import compile_cpu
     from vichls.flows.sim import SimDesign, build_simulation
     from vichls.driver.fpga import compile_fpga
 

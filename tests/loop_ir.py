@@ -82,7 +82,7 @@ def maps_of(ops) -> list[str]:
 
 def assert_cpu_agrees(k, module, calls: int = 4) -> None:
     """The CPU build of ``module`` gives the results of ``k``'s Python call, bit for bit."""
-    from vichls.cpu import compile_cpu
+    from vichls.driver.cpu import compile_cpu
 
     module.verify()
     cpu = compile_cpu(module)

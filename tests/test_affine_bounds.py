@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import IntegerType
 
 import vichls
 from vichls import int16, int32, kernel
-from vichls.cpu import compile_cpu
+from vichls.driver.cpu import compile_cpu
 from vichls.errors import DirectiveError
 from vichls.driver.fpga import compile_fpga
 from vichls.inputs import copy_args

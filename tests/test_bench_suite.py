@@ -32,7 +32,7 @@ from e2e import assert_outcome, run_batch
 
 from benchmarks.manual_directives import schedule_of
 from benchmarks.suite import PUBLISHED_SMALL, SIZES, benchmarks, kernel_file
-from vichls.cpu import compile_cpu
+from vichls.driver.cpu import compile_cpu
 from vichls.flows.lint import lint_verilog
 from vichls.driver.fpga import compile_fpga
 from vichls.inputs import copy_args

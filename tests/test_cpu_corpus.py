@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:
 from benchmarks.polybench import SUITE  # noqa: E402
 from kernels import ALL_CASES, copy_args  # noqa: E402
 from progen import load_program, make_args  # noqa: E402
-from vichls.cpu import compile_cpu  # noqa: E402
+from vichls.driver.cpu import compile_cpu  # noqa: E402
 from vichls.frontend.mlir_input import load_mlir, print_module  # noqa: E402
 
 SEEDS = range(3)

@@ -24,7 +24,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from vichls.cpu import CpuError, compile_cpu
+from vichls.cpu.errors import CpuError
+from vichls.driver.cpu import compile_cpu
 from vichls.signature import KernelArgumentError, KernelSignature, Param, annotate
 from vichls.types import ScalarType, bool_, int16, int32, int64, int_, uint8, uint_
 

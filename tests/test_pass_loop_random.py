@@ -12,7 +12,7 @@ import pytest
 
 import progen
 import vichls
-from vichls.cpu import compile_cpu
+from vichls.driver.cpu import compile_cpu
 from vichls.errors import DirectiveError
 from vichls.inputs import copy_args
 from vichls.frontend.customize import loop_paths

@@ -15,7 +15,7 @@ import pytest
 from xdsl.dialects import affine, arith, memref, scf
 
 from vichls import int32, kernel, uint8
-from vichls.cpu import compile_cpu
+from vichls.driver.cpu import compile_cpu
 from vichls.flows.sim_harness import Partition, banks_of
 from vichls.driver.fpga import compile_fpga
 from vichls.transforms.loop.partition_arrays import (

@@ -211,7 +211,7 @@ def test_downward_constant_loops_are_affine():
 def test_downward_loop_computes_the_same():
     import numpy as np
 
-    from vichls.cpu import compile_cpu
+    from vichls.driver.cpu import compile_cpu
 
     a = np.arange(16, dtype=np.int32)
     expected = a.copy()

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from kernels.streams import STREAM_CASES, contents, keep_even
 from vichls import bool_, int8, int16, int32, int64, int_, kernel, stream, uint8, uint64, uint_
-from vichls.cpu import StreamOverflowError, compile_cpu, lower_to_llvm_dialect
+from vichls.driver.cpu import StreamOverflowError, compile_cpu, lower_to_llvm_dialect
 from vichls.cpu.lower_streams import DEFAULT_CAPACITY, SITES_ATTR, LowerStreams
 from vichls.frontend.mlir_input import load_mlir, print_module
 from vichls.errors import StreamUnderflowError
@@ -269,7 +269,7 @@ def through_ring(x: stream[int32], n: int32) -> int64:
 def test_ring_buffers_wrap_around(monkeypatch):
     """Where puts have no static bound, the buffers are rings: many more elements than the
     capacity pass through when few wait at once (the default made small to see it)."""
-    import vichls.cpu.jit as jit
+    import vichls.driver.cpu as jit
     import vichls.cpu.lower_streams as lower_streams
 
     monkeypatch.setattr(lower_streams, "DEFAULT_CAPACITY", 4)

@@ -4,10 +4,12 @@
     vichls-opt -p fpga-prepare,fpga-schedule gemm.mlir
     vichls-opt -p 'value-numbering,schedule{clock_period_ns=5.0 device=ecp5}' in.mlir
     vichls-opt -p fpga-prepare --print-between-passes gemm.mlir
+    vichls-opt -p 'fpga{clock_period_ns=5.0}' -t verilog gemm.mlir   # the design's Verilog
 
 It is xDSL's ``xDSLOptMain`` with xDSL's dialects and passes plus ours: the dialects of
 vichls/dialects/ (stream, graph, structural) and every pass and pipeline of
-``vichls.passes.get_all_passes()``. Input is read as vichls reads a package: affine
+``vichls.passes.get_all_passes()``, and the target ``verilog`` (``-t verilog``: the
+Verilog of the module's structural components). Input is read as vichls reads a package: affine
 access maps over symbols (how xDSL's parser reads ``affine.load %A[%i]``) become maps
 over dimensions, which the lowering expects (vichls/frontend/mlir_input.py). Errors of
 ours (a pass refusing its input) print as ``file:line:col: error: ...`` with exit 2.
@@ -43,6 +45,16 @@ class VichlsOptMain(xDSLOptMain):
         super().register_all_passes()
         for name, factory in get_all_passes().items():
             self.register_pass(name, factory)
+
+    def register_all_targets(self):
+        super().register_all_targets()
+
+        def verilog():
+            from vichls.backend.verilog.printer import VerilogTarget
+
+            return VerilogTarget
+
+        self.available_targets["verilog"] = verilog
 
     def register_all_frontends(self):
         super().register_all_frontends()

@@ -12,7 +12,7 @@ from __future__ import annotations
 def build_module(module, target: str, *, clock_period_ns: float = 10.0):
     """Compile a loop-level IR module (from a kernel or a .mlir package) for a target."""
     if target == "cpu":
-        from vichls.cpu import compile_cpu
+        from vichls.driver.cpu import compile_cpu
 
         return compile_cpu(module)
     from vichls.driver.fpga import compile_fpga

@@ -27,8 +27,6 @@ from vichls.conversion.to_structural.build_structural import (
     source_controls,
     static_trip_count,
 )
-from vichls.structural.compile_control import compile_control
-from vichls.structural.insert_stall import insert_stall
 from vichls.transforms.loop.partition_arrays import (
     original_signature,
     partitions_of,
@@ -128,8 +126,7 @@ def compile_component(work: ModuleOp, clock_period_ns: float, *, task_mode: bool
     structural = build_structural(work, top, banked_sig, task_mode)
     timing = control_timing(top, structural)  # read before control compilation
     structural_view = structural.clone() if keep_view else None
-    compile_control(structural, task_mode)
-    insert_stall(structural)
+    pipelines.run_passes(pipelines.compile_control(task_mode), structural)
     report = make_report(top, banked_sig, timing, structural, clock_period_ns)
     add_partitions_to_report(report, top, sig)
     return CompiledComponent(sig, structural, structural_view, report,

@@ -145,7 +145,7 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
     the module both back ends compile. With ``candidates``, a program that fails the front
     end's checks, whose schedule is refused, or whose reference raises or runs too long is
     ``invalid`` (a shrinking step gone too far)."""
-    from vichls.cpu import compile_cpu
+    from vichls.driver.cpu import compile_cpu
     from vichls.flows.sim import SimDesign
     from vichls.driver.fpga import compile_fpga
     from vichls.frontend.kernel import load_file

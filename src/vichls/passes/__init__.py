@@ -26,6 +26,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         return load
 
     fpga, loop, sched = "vichls.transforms.fpga.", "vichls.transforms.loop.", "vichls.scheduling."
+    cpu = "vichls.cpu."
     entries = {
         "apply-partitions": (loop + "partition_arrays", "ApplyPartitionsPass"),
         "bind-multipliers": (fpga + "bind_multipliers", "BindMultipliersPass"),
@@ -51,8 +52,26 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "shift-add-products": (fpga + "shift_add_products", "ShiftAddProductsPass"),
         "unroll-in-pipelines": (loop + "loop_pipeline", "UnrollInPipelinesPass"),
         "value-numbering": (fpga + "value_numbering", "ValueNumberingPass"),
+        # the structural level
+        "to-structural": ("vichls.conversion.to_structural.build_structural", "ToStructuralPass"),
+        "control-to-fsm": ("vichls.structural.compile_control", "ControlToFsmPass"),
+        "insert-stall": ("vichls.structural.insert_stall", "InsertStallPass"),
+        # the CPU back end's lowering to the llvm dialect
+        "vichls-cpu-c-entry-point": (cpu + "c_entry_point", "AddCEntryPoint"),
+        "vichls-cpu-stream-put-bounds": (cpu + "stream_put_bounds", "AnnotateStreamPutBounds"),
+        "vichls-cpu-lower-affine": (cpu + "lower_affine", "LowerAffineForCpu"),
+        "vichls-cpu-scf-to-cf": (cpu + "scf_to_cf", "ScfToCf"),
+        "vichls-cpu-lower-streams": (cpu + "lower_streams", "LowerStreams"),
+        "vichls-cpu-memref-to-llvm": (cpu + "memref_to_llvm", "MemrefToLlvm"),
+        "vichls-cpu-index-to-i64": (cpu + "index_to_i64", "IndexToI64"),
+        "vichls-cpu-arith-to-llvm": (cpu + "arith_to_llvm", "ArithToLlvm"),
+        "vichls-cpu-cf-to-llvm": (cpu + "cf_to_llvm", "CfToLlvm"),
+        "vichls-cpu-func-to-llvm": (cpu + "func_to_llvm", "FuncToLlvm"),
         # pipelines (vichls/passes/pipelines.py)
         "fpga-prepare": ("vichls.passes.pipelines", "FpgaPreparePipeline"),
         "fpga-schedule": ("vichls.passes.pipelines", "FpgaSchedulePipeline"),
+        "compile-control": ("vichls.passes.pipelines", "CompileControlPipeline"),
+        "fpga": ("vichls.passes.pipelines", "FpgaPipeline"),
+        "cpu-lower": ("vichls.passes.pipelines", "CpuLowerPipeline"),
     }
     return {name: pass_(module, cls) for name, (module, cls) in entries.items()}

@@ -36,8 +36,22 @@ and vichls.driver.fpga runs it in memory. Passes transform IR; the ordering rule
 
 ``fpga-schedule``: the instruction level (list and modulo schedules) for a clock period.
 
+``compile-control``: on the structural level, control-to-fsm then insert-stall (the stall
+gates the registers and FSM that control-to-fsm made). ``fpga``: the whole way from the
+loop level, fpga-prepare, fpga-schedule, to-structural and compile-control; with
+``vichls-opt -t verilog`` it prints the design's Verilog. The FPGA driver
+(driver/component.py) runs fpga-prepare and fpga-schedule, converts to the structural level
+itself (its report reads both levels) and runs compile-control.
+
+``cpu-lower``: the loop level to the llvm dialect (vichls/cpu/): the C entry point first,
+while the kernels still carry their ``vichls.*`` signature attributes; stream put bounds
+before lower-affine, which erases the loops' constant trip counts; scf-to-cf, then the
+streams, which are lowered on the control-flow graph; memrefs, then index to i64 (which
+assumes the memrefs lowered), then arith once index is gone; cf and func last.
+
 Options: ``device`` (an oplib device name) on every pipeline whose passes read operator
-costs, ``clock_period_ns`` on the schedule.
+costs, ``clock_period_ns`` on the schedule, ``task_mode`` (a dataflow task's component) on
+the structural ones.
 """
 
 from __future__ import annotations
@@ -48,6 +62,19 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from vichls.conversion.to_structural.build_structural import ToStructuralPass
+from vichls.cpu.arith_to_llvm import ArithToLlvm
+from vichls.cpu.c_entry_point import AddCEntryPoint
+from vichls.cpu.cf_to_llvm import CfToLlvm
+from vichls.cpu.func_to_llvm import FuncToLlvm
+from vichls.cpu.index_to_i64 import IndexToI64
+from vichls.cpu.lower_affine import LowerAffineForCpu
+from vichls.cpu.lower_streams import LowerStreams
+from vichls.cpu.memref_to_llvm import MemrefToLlvm
+from vichls.cpu.scf_to_cf import ScfToCf
+from vichls.cpu.stream_put_bounds import AnnotateStreamPutBounds
+from vichls.structural.compile_control import ControlToFsmPass
+from vichls.structural.insert_stall import InsertStallPass
 from vichls.transforms.fpga.bind_multipliers import BindMultipliersPass
 from vichls.transforms.fpga.check_stream_depths import CheckStreamDepthsPass
 from vichls.transforms.fpga.div_by_constant import DivByConstantPass
@@ -91,6 +118,21 @@ def fpga_schedule(device: str, clock_period_ns: float) -> list[ModulePass]:
     return [SchedulePass(clock_period_ns=clock_period_ns, device=device)]
 
 
+def compile_control(task_mode: bool = False) -> list[ModulePass]:
+    return [ControlToFsmPass(task_mode=task_mode), InsertStallPass()]
+
+
+def fpga(device: str, clock_period_ns: float) -> list[ModulePass]:
+    return [*fpga_prepare(device), *fpga_schedule(device, clock_period_ns), ToStructuralPass(),
+            *compile_control()]
+
+
+def cpu_lower() -> list[ModulePass]:
+    return [AddCEntryPoint(), AnnotateStreamPutBounds(), LowerAffineForCpu(), ScfToCf(),
+            LowerStreams(), MemrefToLlvm(), IndexToI64(), ArithToLlvm(), CfToLlvm(),
+            FuncToLlvm()]
+
+
 def run_passes(passes: list[ModulePass], module: ModuleOp) -> None:
     ctx = Context(allow_unregistered=True)
     for p in passes:
@@ -127,3 +169,38 @@ class FpgaSchedulePipeline(ModulePass):
 PIPELINES: dict[str, type[ModulePass]] = {
     p.name: p for p in (FpgaPreparePipeline, FpgaSchedulePipeline)
 }
+
+
+@dataclass(frozen=True)
+class CompileControlPipeline(ModulePass):
+    """``compile-control``: control-to-fsm, insert-stall. Options: task_mode."""
+
+    name = "compile-control"
+    task_mode: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        run_passes(compile_control(self.task_mode), op)
+
+
+@dataclass(frozen=True)
+class FpgaPipeline(ModulePass):
+    """``fpga``: fpga-prepare, fpga-schedule, to-structural, compile-control.
+
+    Options: device; clock_period_ns."""
+
+    name = "fpga"
+    device: str = "xc7"
+    clock_period_ns: float = 10.0
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        run_passes(fpga(self.device, self.clock_period_ns), op)
+
+
+@dataclass(frozen=True)
+class CpuLowerPipeline(ModulePass):
+    """``cpu-lower``: the loop level to the llvm dialect (the order above)."""
+
+    name = "cpu-lower"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        run_passes(cpu_lower(), op)

@@ -36,7 +36,9 @@ from typing import Callable
 
 from xdsl.dialects import comb, hw
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, UnitAttr, i32
+from xdsl.context import Context
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
 
 from vichls.targets import oplib
 from vichls.dialects import structural as st
@@ -635,3 +637,15 @@ def remove_unused_logic(block: Block) -> None:
 def compile_control(module: ModuleOp, task_mode: bool = False) -> None:
     for component in [op for op in module.walk() if isinstance(op, st.ComponentOp)]:
         ControlCompiler(component, task_mode).run()
+
+
+@dataclass(frozen=True)
+class ControlToFsmPass(ModulePass):
+    """``control-to-fsm``: every component's control tree becomes its FSM (see above).
+    Options: ``task_mode``, for the component of a dataflow task."""
+
+    name = "control-to-fsm"
+    task_mode: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        compile_control(op, self.task_mode)

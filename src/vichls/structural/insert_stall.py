@@ -21,9 +21,13 @@ stage registers) and FIFO flags, which are registered, so gating adds no combina
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import comb, hw
 from xdsl.dialects.builtin import IntegerType, ModuleOp
 from xdsl.ir import SSAValue
+from xdsl.passes import ModulePass
 
 from vichls.dialects import structural as st
 from vichls.conversion.to_structural.build_structural import STALL_WIRE
@@ -94,3 +98,14 @@ def insert_stall(module: ModuleOp) -> None:
             block.insert_op_before(new, op)
             op.detach()
             op.erase()
+
+
+@dataclass(frozen=True)
+class InsertStallPass(ModulePass):
+    """``insert-stall``: hold the state of every component that waits on a stream while it
+    waits (see above); after control-to-fsm."""
+
+    name = "insert-stall"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        insert_stall(op)

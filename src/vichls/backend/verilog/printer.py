@@ -15,13 +15,18 @@ wrapped in ``verilator lint_off UNUSED`` on its own.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
+from xdsl.context import Context
 from xdsl.dialects import comb, hw
 from xdsl.dialects.builtin import IntegerType, ModuleOp
 from xdsl.ir import SSAValue
+from xdsl.utils.target import Target
 
 import vichls
+from vichls.errors import FpgaError
 from vichls.limits import deep
 from vichls.dialects import structural as st
 
@@ -365,3 +370,20 @@ def emit_verilog(module: ModuleOp) -> str:
         templates = "".join(template_text(prim) for prim in sorted(primitives))
         texts.append(f"/* verilator lint_off DECLFILENAME */\n{templates}/* verilator lint_on DECLFILENAME */\n")
     return header + "\n".join(texts)
+
+
+@dataclass(frozen=True)
+class VerilogTarget(Target):
+    """``vichls-opt -t verilog``: the module's structural components as Verilog (what
+    ``emit_verilog`` gives), for IR that went through to-structural and compile-control."""
+
+    name = "verilog"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        ops = list(module.walk())
+        if not any(isinstance(op, st.ComponentOp) for op in ops) or \
+                any(isinstance(op, st.ControlOp) for op in ops):
+            raise FpgaError("-t verilog needs structural components with their control "
+                            "compiled: run to-structural and compile-control first (or the "
+                            "fpga pipeline)")
+        output.write(emit_verilog(module))

@@ -48,7 +48,9 @@ from xdsl.dialects.builtin import (
     StringAttr,
     i32,
 )
+from xdsl.context import Context
 from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
 
 from vichls.targets import oplib
 from vichls.dialects import stream
@@ -83,7 +85,7 @@ from vichls.scheduling.modulo_schedule import (
 )
 from vichls.errors import FpgaError
 from vichls.analysis.value_ranges import ValueRanges, signed_bits
-from vichls.signature import KernelSignature
+from vichls.signature import KernelSignature, signature_of, top_function
 from vichls.types import address_width
 
 _VERILOG_RESERVED = {"state", "fsm_state"}
@@ -1062,3 +1064,26 @@ def build_structural(module: ModuleOp, function: func.FuncOp, signature: KernelS
     """A new module holding the component built from the scheduled ``function``."""
     component = StructuralBuilder(function, signature, task_mode).build()
     return ModuleOp([component])
+
+
+@dataclass(frozen=True)
+class ToStructuralPass(ModulePass):
+    """``to-structural``: the module's scheduled top kernel becomes its structural component,
+    which then is all the module holds. Assumes fpga-prepare and fpga-schedule have run.
+    Options: ``task_mode``, the component of a dataflow task (see above).
+
+    The FPGA driver calls ``build_structural`` itself, because its report reads both the
+    loop level and the structural level; this pass serves ``vichls-opt`` and IR tests."""
+
+    name = "to-structural"
+    task_mode: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        top = top_function(op)
+        structural = build_structural(op, top, signature_of(top), self.task_mode)
+        for old in list(op.body.block.ops):
+            old.detach()
+            old.erase(safe_erase=False)
+        for new in list(structural.body.block.ops):
+            new.detach()
+            op.body.block.add_op(new)

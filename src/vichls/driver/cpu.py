@@ -1,7 +1,7 @@
 """The CPU driver: loop-level IR → llvm dialect → LLVM (llvmlite) → optimised machine code.
 
-`compile_cpu(module)` clones the module, runs the vichls.cpu passes in memory (see
-`LOWERING_PIPELINE`), translates the llvm dialect with xdsl.backend.llvm, verifies the
+`compile_cpu(module)` clones the module, runs the ``cpu-lower`` pipeline in memory
+(vichls/passes/pipelines.py: the passes of vichls/cpu/), translates the llvm dialect with xdsl.backend.llvm, verifies the
 result, optimises it with LLVM's new pass manager at -O<opt_level> for the host CPU (its
 name and features, so vector units are used), and JIT-compiles it with MCJIT. The returned
 `CpuModule` calls the top kernel through ctypes on numpy arrays, in place, like the Python
@@ -33,46 +33,22 @@ import numpy as np
 
 import llvmlite.binding as llvm_binding
 from xdsl.backend.llvm.convert import convert_module
-from xdsl.context import Context
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
 
 from vichls.limits import deep
-from vichls.cpu.arith_to_llvm import ArithToLlvm
-from vichls.cpu.c_entry_point import AddCEntryPoint
-from vichls.cpu.cf_to_llvm import CfToLlvm
 from vichls.cpu.errors import CpuError, unsupported
-from vichls.cpu.func_to_llvm import FuncToLlvm
-from vichls.cpu.index_to_i64 import IndexToI64
-from vichls.cpu.lower_affine import LowerAffineForCpu
 from vichls.cpu.lower_streams import (
     DEFAULT_CAPACITY,
     ENTRY_PUT_BOUNDS_ATTR,
     HEADER_WORDS,
     MAX_STATIC_CAPACITY,
     SITES_ATTR,
-    LowerStreams,
 )
-from vichls.cpu.stream_put_bounds import AnnotateStreamPutBounds
-from vichls.cpu.memref_to_llvm import MemrefToLlvm
-from vichls.cpu.scf_to_cf import ScfToCf
 from vichls.errors import StreamUnderflowError
+from vichls.passes import pipelines
 from vichls.signature import KernelSignature, check_call_args, signature_of, top_function
 from vichls.types import Stream
-
-LOWERING_PIPELINE: tuple[type[ModulePass], ...] = (
-    AddCEntryPoint,
-    AnnotateStreamPutBounds,
-    LowerAffineForCpu,
-    ScfToCf,
-    LowerStreams,
-    MemrefToLlvm,
-    IndexToI64,
-    ArithToLlvm,
-    CfToLlvm,
-    FuncToLlvm,
-)
 
 _CTYPES_INT = {
     (8, True): ctypes.c_int8,
@@ -108,9 +84,7 @@ def _host_target_machine(opt_level: int, *, for_jit: bool) -> llvm_binding.Targe
 def lower_to_llvm_dialect(module: ModuleOp) -> ModuleOp:
     """A lowered copy of `module`: only llvm.func ops remain. Does not modify `module`."""
     lowered = module.clone()
-    ctx = Context()
-    for pass_type in LOWERING_PIPELINE:
-        pass_type().apply(ctx, lowered)
+    pipelines.run_passes(pipelines.cpu_lower(), lowered)
     for op in lowered.body.walk():
         if op.dialect_name() != "llvm":  # an op no pass above knows (a foreign dialect)
             raise unsupported(op, "no CPU lowering for this dialect")
