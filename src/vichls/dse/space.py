@@ -212,7 +212,8 @@ def _reads(e: T.Expr, sym: T.Sym) -> bool:
 def _labelled_names_are_unique(tree: T.KernelTree) -> bool:
     """Whether naming every loop by labels where it has them selects, in ``customize``,
     only the loops of that name (``i/j`` would also select a loop labelled ``i2/j2``)."""
-    from vichls.frontend.customize import loop_paths, path_matches
+    from vichls.analysis.loop_names import path_matches
+    from vichls.frontend.customize import loop_paths
 
     entries = [(path, "/".join(label or var for var, label in path))
                for path, _, _ in loop_paths(tree.body)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass, field
 
+from vichls.analysis.loop_names import path_matches
 from vichls.errors import DirectiveError
 from vichls.frontend import tree as T
 
@@ -46,15 +47,6 @@ def loop_paths(stmts: list[T.Stmt], path: tuple[tuple[str, str | None], ...] = (
         elif isinstance(s, T.If):
             yield from loop_paths(s.then, path)
             yield from loop_paths(s.orelse, path)
-
-
-def path_matches(path, parts) -> bool:
-    """Whether a loop at ``path`` ((variable, label) pairs, outermost first) answers to the
-    name split in ``parts``: each part names the loop at its level, by variable or by
-    label, the last part the loop itself."""
-    if len(path) < len(parts):
-        return False
-    return all(want in level for level, want in zip(path[len(path) - len(parts):], parts))
 
 
 def call_site(depth: int) -> tuple[str, int, int | None]:

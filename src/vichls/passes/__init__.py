@@ -51,6 +51,12 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "schedule": (sched + "schedule_function", "SchedulePass"),
         "shift-add-products": (fpga + "shift_add_products", "ShiftAddProductsPass"),
         "unroll-in-pipelines": (loop + "loop_pipeline", "UnrollInPipelinesPass"),
+        # the loop directives, on loops named by their induction variables (or labels)
+        "loop-flatten": (loop + "loop_flatten", "LoopFlattenPass"),
+        "loop-pipeline": (loop + "loop_pipeline", "LoopPipelinePass"),
+        "loop-reorder": (loop + "loop_reorder", "LoopReorderPass"),
+        "loop-tile": (loop + "loop_tile", "LoopTilePass"),
+        "loop-unroll": (loop + "loop_unroll", "LoopUnrollPass"),
         "value-numbering": (fpga + "value_numbering", "ValueNumberingPass"),
         # the structural level
         "to-structural": ("vichls.conversion.to_structural.build_structural", "ToStructuralPass"),

@@ -27,11 +27,17 @@ Assumes: the loop-level IR of docs/ir.md.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
+from xdsl.context import Context
 from xdsl.dialects import affine, arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.ir import Operation
 from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+
+from vichls.analysis.loop_names import find_bands, on_named_loops
 
 from vichls.transforms.loop.loop_flatten_counters import flatten_with_counters
 from vichls.analysis.loop_utils import ConstantBounds, body_ops
@@ -148,3 +154,22 @@ def _flatten_varying_outer(band: Sequence[affine.ForOp],
     flat.body.block.erase_op(first)
     outer.parent_block().erase_op(outer)
     return flat
+
+
+def flatten_named(function: Operation, names: Sequence[str]) -> None:
+    """Flatten every perfect band of the loops ``names`` (analysis/loop_names.py), given
+    outermost first, into one loop."""
+    for band in find_bands(function, tuple(names), in_order=True):
+        flatten_band(band)
+
+
+@dataclass(frozen=True)
+class LoopFlattenPass(ModulePass):
+    """``loop-flatten{loops=i,j}``: the flatten directive on IR text; the band's loops
+    outermost first, each named by its induction variable or label."""
+
+    name = "loop-flatten"
+    loops: tuple[str, ...]
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        on_named_loops(op, lambda f: flatten_named(f, self.loops))

@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
+from vichls.analysis.loop_names import ancestors, answers_to, find_loops, on_named_loops
 from vichls.transforms.loop.loop_distribute import distribute
 from vichls.transforms.loop.loop_flatten_guarded import flatten_guarded
 from vichls.transforms.loop.loop_unroll import unroll_loop
@@ -106,3 +107,24 @@ class UnrollInPipelinesPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         unroll_inlined_loops_in_pipelines(op)
+
+
+def pipeline_named(function: Operation, name: str, ii: int) -> None:
+    """Pipeline every loop named ``name`` (analysis/loop_names.py) at ``ii``; a loop inside
+    another of that name is left to it (pipelining the outer one unrolls it anyway)."""
+    for loop in find_loops(function, name, any_bounds=True):
+        if not any(answers_to(a, name) for a in ancestors(loop)):
+            pipeline_loop(loop, ii)
+
+
+@dataclass(frozen=True)
+class LoopPipelinePass(ModulePass):
+    """``loop-pipeline{loop=NAME ii=N}``: the pipeline directive on IR text; a loop is named
+    by its induction variable, a path of them ("i/j") or its label."""
+
+    name = "loop-pipeline"
+    loop: str
+    ii: int = 1
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        on_named_loops(op, lambda f: pipeline_named(f, self.loop, self.ii))

@@ -39,14 +39,19 @@ Assumes: the loop-level IR of docs/ir.md.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
+from xdsl.context import Context
 from xdsl.dialects import affine, arith, func, memref
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr
 from xdsl.ir.affine import AffineDimExpr, AffineExpr
+from xdsl.passes import ModulePass
 
 from vichls.analysis import linear_bounds as lb
+from vichls.analysis.loop_names import answers_to, find_bands, on_named_loops
 from vichls.analysis.loop_utils import LoopTransformError, constant_bounds, defined_inside
 from vichls.analysis.loop_utils import loop_display_name, set_bounds, sink_pure_ops
 
@@ -372,3 +377,24 @@ def _prune(forms: list[lb.Form], lower: bool, ranges: dict,
             if changed:
                 break
     return kept
+
+
+def reorder_named(function: Operation, names: Sequence[str]) -> None:
+    """Reorder every perfect band of the loops ``names`` (analysis/loop_names.py) into
+    that order, outermost first."""
+    names = tuple(names)
+    for band in find_bands(function, names, in_order=False):
+        current = [next(n for n in names if answers_to(op, n)) for op in band]
+        reorder_band(band, [current.index(n) for n in names])
+
+
+@dataclass(frozen=True)
+class LoopReorderPass(ModulePass):
+    """``loop-reorder{loops=k,i}``: the reorder directive on IR text; the band's loops in
+    their new order, outermost first, each named by its induction variable or label."""
+
+    name = "loop-reorder"
+    loops: tuple[str, ...]
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        on_named_loops(op, lambda f: reorder_named(f, self.loops))

@@ -23,10 +23,16 @@ Assumes: the loop-level IR of docs/ir.md.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import affine
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, StringAttr
-from xdsl.ir import Block, Region
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, ModuleOp, StringAttr
+from xdsl.ir import Block, Operation, Region
 from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+
+from vichls.analysis.loop_names import find_loops, on_named_loops
 
 from vichls.analysis.loop_utils import LABEL, LOOP_NAME, ConstantBounds, LoopTransformError
 from vichls.analysis.loop_utils import body_ops, constant_bounds, copy_ops_before
@@ -127,3 +133,24 @@ def _tile_affine_bounds(loop: affine.ForOp, size: int, name: str
     loop.parent_block().insert_op_before(outer, loop)
     loop.parent_block().erase_op(loop)
     return outer, inner
+
+
+def tile_named(function: Operation, name: str, size: int) -> None:
+    """Tile every loop named ``name`` (analysis/loop_names.py) by ``size``, inner ones
+    first; the new loops are named ``<name>.outer`` and ``<name>.inner``."""
+    base = name.split("/")[-1]
+    for loop in reversed(find_loops(function, name)):
+        tile_loop(loop, size, base)
+
+
+@dataclass(frozen=True)
+class LoopTilePass(ModulePass):
+    """``loop-tile{loop=NAME size=N}``: the tile directive on IR text; a loop is named by
+    its induction variable, a path of them or its label."""
+
+    name = "loop-tile"
+    loop: str
+    size: int
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        on_named_loops(op, lambda f: tile_named(f, self.loop, self.size))

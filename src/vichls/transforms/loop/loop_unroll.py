@@ -26,9 +26,16 @@ Assumes: the loop-level IR of docs/ir.md (no ``iter_args``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import affine, arith
-from xdsl.dialects.builtin import AffineMapAttr, IntegerAttr
+from xdsl.dialects.builtin import AffineMapAttr, IntegerAttr, ModuleOp
+from xdsl.ir import Operation
 from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+
+from vichls.analysis.loop_names import find_loops, on_named_loops
 
 from vichls.analysis.loop_utils import LoopTransformError, body_ops, constant_bounds
 from vichls.analysis.loop_utils import copy_ops_before, set_bounds
@@ -134,3 +141,23 @@ def _unroll_affine(loop: affine.ForOp, factor: int | None) -> affine.ForOp:
     set_bounds(loop, lower_map, lower_ops, AffineMap(1, 0, (AffineExpr.dimension(0),)), [end])
     loop.properties["step"] = IntegerAttr.from_index_int_value(step * factor)
     return loop
+
+
+def unroll_named(function: Operation, name: str, factor: int | None) -> None:
+    """Unroll every loop named ``name`` (analysis/loop_names.py) by ``factor`` (None:
+    fully), inner ones first."""
+    for loop in reversed(find_loops(function, name)):
+        unroll_loop(loop, factor)
+
+
+@dataclass(frozen=True)
+class LoopUnrollPass(ModulePass):
+    """``loop-unroll{loop=NAME factor=N}``: the unroll directive on IR text (factor 0:
+    fully); a loop is named by its induction variable, a path of them or its label."""
+
+    name = "loop-unroll"
+    loop: str
+    factor: int = 0
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        on_named_loops(op, lambda f: unroll_named(f, self.loop, self.factor or None))
