@@ -5,6 +5,7 @@ loader, compiles to byte-identical Verilog and the same report."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -99,3 +100,15 @@ def test_the_readme_stream_example_round_trips(tmp_path):
 def test_the_corpus_is_covered():
     assert len(DESIGNS) > len(ALL_CASES) + 10
     assert sys.getrecursionlimit() >= 1000
+
+
+def test_every_attribute_a_package_carries_is_the_one_docs_ir_md_names():
+    """The package is a contract (docs/ir.md): an attribute renamed in the code (as
+    `vichls.dataflow` once was, by a file move) would make older packages compile as
+    something else without a word."""
+    documented = set(re.findall(r"vichls\.[a-z_]+", (ROOT / "docs" / "ir.md").read_text()))
+    used = {name for module_of in DESIGNS.values()
+            for name in re.findall(r"\b(vichls\.[a-z_]+) =|\{(vichls\.[a-z_]+)[,}]",
+                                   print_module(module_of())) for name in name if name}
+    assert "vichls.dataflow" in used
+    assert used <= documented, sorted(used - documented)

@@ -148,7 +148,7 @@ def test_pipelining_a_fully_unrolled_loop_is_refused():
 def test_dataflow_marks_the_top_for_the_fpga_back_end():
     s = vichls.customize(matmul).unroll("j").dataflow()
     top = next(op for op in s.module().ops if op.sym_name.data == "matmul")
-    assert "vichls.driver.dataflow" in top.attributes
+    assert "vichls.dataflow" in top.attributes
     cpu = s.build("cpu")  # the CPU runs the statements in order: dataflow changes nothing
     args = random_args(matmul.signature, np.random.default_rng(3))
     want = copy_args(args)

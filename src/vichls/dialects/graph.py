@@ -1,7 +1,7 @@
 """The graph level of vichls: a dataflow kernel as tasks connected by channels.
 
 A top kernel with ``s.dataflow()`` becomes, after task extraction
-(transforms/graph/extract_tasks.py), a ``func.func`` carrying ``vichls.driver.dataflow`` whose body holds
+(transforms/graph/extract_tasks.py), a ``func.func`` carrying ``vichls.dataflow`` whose body holds
 only:
 
 - ``graph.channel``: a buffer between exactly one producer task and one consumer task.
@@ -39,7 +39,7 @@ from xdsl.irdl import (
 
 #: On the top ``func.func``: the kernel is a dataflow region (set by ``s.dataflow()``); its
 #: value names the top's block-level interface, "ap_ctrl_hs" or "ap_ctrl_chain".
-DATAFLOW_ATTR = "vichls.driver.dataflow"
+DATAFLOW_ATTR = "vichls.dataflow"
 
 CHANNEL_KINDS = ("buffer", "pingpong", "fifo")
 

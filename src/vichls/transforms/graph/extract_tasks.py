@@ -1,6 +1,6 @@
 """Task extraction: the body of a dataflow kernel becomes tasks and channels.
 
-What: in the top function marked ``vichls.driver.dataflow`` (``s.dataflow()``), every call of
+What: in the top function marked ``vichls.dataflow`` (``s.dataflow()``), every call of
 another kernel and every top-level loop nest starts a task; the statements between them
 join the task that follows (the last task, at the end). Then, until the graph is legal,
 the range of tasks between two offending ones is merged into one task:
