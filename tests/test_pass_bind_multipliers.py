@@ -12,7 +12,7 @@ import pytest
 from e2e import assert_outcome, run_batch, schedule_of, Scheduled
 from vichls import int32, kernel, oplib
 from vichls.inputs import random_args
-from vichls.scheduling.list_schedule import SHARERS_ATTR, UNIT_ATTR
+from vichls.dialects.attributes import SHARERS_ATTR, UNIT_ATTR
 
 
 @kernel

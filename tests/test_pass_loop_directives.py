@@ -12,7 +12,8 @@ import vichls
 from loop_ir import affine_loops, assert_cpu_agrees, bounded, matmul, shift_left, strided
 from vichls.errors import DirectiveError
 from vichls.inputs import copy_args, random_args
-from vichls.analysis.loop_utils import LOOP_NAME, constant_bounds
+from vichls.analysis.loop_utils import constant_bounds
+from vichls.dialects.attributes import LOOP_NAME_ATTR as LOOP_NAME
 
 
 def _uppers(module):

@@ -7,7 +7,8 @@ from xdsl.dialects import arith
 
 from loop_ir import affine_loops, assert_cpu_agrees, matmul, shift_left, strided
 from vichls.transforms.loop.loop_flatten import flatten_band
-from vichls.analysis.loop_utils import LABEL, constant_bounds
+from vichls.analysis.loop_utils import constant_bounds
+from vichls.dialects.attributes import LABEL_ATTR as LABEL
 
 
 def _ops(module, cls):

@@ -9,7 +9,8 @@ from xdsl.dialects import affine, arith, memref
 from xdsl.dialects.builtin import IntegerType
 
 from loop_ir import affine_loops, assert_cpu_agrees, lower_triangle
-from vichls.transforms.loop.loop_flatten_counters import FLAT_COUNTERS, _advance, _Level, _points
+from vichls.transforms.loop.loop_flatten_counters import _advance, _Level, _points
+from vichls.dialects.attributes import FLAT_COUNTERS_ATTR as FLAT_COUNTERS
 from vichls.transforms.loop.loop_flatten_counters import flatten_with_counters
 from vichls.analysis.loop_utils import LoopTransformError, constant_bounds
 

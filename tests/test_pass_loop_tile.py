@@ -8,7 +8,8 @@ import pytest
 from loop_ir import accesses, affine_loops, assert_cpu_agrees, bounded, maps_of, matmul
 from loop_ir import shifted_copy, strided
 from vichls.transforms.loop.loop_tile import tile_loop
-from vichls.analysis.loop_utils import LOOP_NAME, LoopTransformError, constant_bounds
+from vichls.analysis.loop_utils import LoopTransformError, constant_bounds
+from vichls.dialects.attributes import LOOP_NAME_ATTR as LOOP_NAME
 
 
 def _bounds(loop):

@@ -10,16 +10,9 @@ import vichls
 from vichls import int32, kernel
 from vichls.driver.fpga import prepare
 from vichls.analysis.dependence import ANY, LoopDependences
-from vichls.scheduling.modulo_schedule import (
-    DEPTH_ATTR,
-    II_ATTR,
-    MEdge,
-    MNode,
-    PORT_ATTR,
-    bounds,
-    modulo_schedule,
-)
-from vichls.scheduling.list_schedule import CYCLE_ATTR, READY_ATTR
+from vichls.scheduling.modulo_schedule import MEdge, MNode, bounds, modulo_schedule
+from vichls.dialects.attributes import DEPTH_ATTR, II_ATTR, PORT_ATTR
+from vichls.dialects.attributes import CYCLE_ATTR, READY_ATTR
 
 
 @kernel

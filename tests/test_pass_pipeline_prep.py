@@ -10,7 +10,7 @@ import vichls
 from vichls import int32, kernel
 from vichls.driver.fpga import prepare
 from vichls.transforms.loop.loop_flatten_guarded import flatten_guarded
-from vichls.scheduling.modulo_schedule import II_ATTR
+from vichls.dialects.attributes import II_ATTR
 
 N = 8
 

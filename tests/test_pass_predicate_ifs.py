@@ -18,12 +18,8 @@ from e2e import assert_outcome, run_batch, schedule_of, Scheduled
 from vichls import int32, kernel
 from vichls.transforms.fpga.predicate_ifs import predicate_ifs
 from vichls.scheduling.schedule_function import schedule_module
-from vichls.scheduling.list_schedule import (
-    CYCLE_ATTR,
-    is_predicated,
-    segment_length,
-    split_block,
-)
+from vichls.scheduling.list_schedule import is_predicated, segment_length, split_block
+from vichls.dialects.attributes import CYCLE_ATTR
 
 BANK_STORES = """
 builtin.module {

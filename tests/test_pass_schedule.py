@@ -7,14 +7,8 @@ from test_pass_prepare import parse
 
 from vichls.targets import oplib
 from vichls.scheduling.schedule_function import schedule_module
-from vichls.scheduling.list_schedule import (
-    CYCLE_ATTR,
-    READY_ATTR,
-    Node,
-    schedule_nodes,
-    segment_length,
-    split_block,
-)
+from vichls.scheduling.list_schedule import Node, schedule_nodes, segment_length, split_block
+from vichls.dialects.attributes import CYCLE_ATTR, READY_ATTR
 
 ADD = oplib.cost("add", 32)
 

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from kernels.streams import STREAM_CASES, contents, keep_even
 from vichls import bool_, int8, int16, int32, int64, int_, kernel, stream, uint8, uint64, uint_
 from vichls.driver.cpu import StreamOverflowError, compile_cpu, lower_to_llvm_dialect
-from vichls.cpu.lower_streams import DEFAULT_CAPACITY, SITES_ATTR, LowerStreams
+from vichls.cpu.lower_streams import DEFAULT_CAPACITY, LowerStreams
+from vichls.dialects.attributes import SITES_ATTR
 from vichls.frontend.mlir_input import load_mlir, print_module
 from vichls.errors import StreamUnderflowError
 

@@ -11,7 +11,9 @@ vichls/dialects/ (stream, graph, structural) and every pass and pipeline of
 ``vichls.passes.get_all_passes()``, and the target ``verilog`` (``-t verilog``: the
 Verilog of the module's structural components). Input is read as vichls reads a package: affine
 access maps over symbols (how xDSL's parser reads ``affine.load %A[%i]``) become maps
-over dimensions, which the lowering expects (vichls/frontend/mlir_input.py). Errors of
+over dimensions, which the lowering expects (vichls/frontend/mlir_input.py). After every
+pass, as xDSL verifies the ops, the ``vichls.*`` attributes are checked against their
+declarations (vichls/dialects/attributes.py). Errors of
 ours (a pass refusing its input) print as ``file:line:col: error: ...`` with exit 2.
 """
 
@@ -21,12 +23,15 @@ import sys
 from collections.abc import Sequence
 
 from xdsl.parser import Parser
+from xdsl.passes import PassPipeline
+from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from vichls.dialects.attributes import VichlsAttributeError, verify_attributes
 from vichls.dialects.graph import Graph
 from vichls.dialects.stream import Stream
 from vichls.dialects.structural import Structural
-from vichls.errors import VichlsError
+from vichls.errors import VichlsError, location_of
 from vichls.limits import deep
 from vichls.passes import get_all_passes
 
@@ -45,6 +50,24 @@ class VichlsOptMain(xDSLOptMain):
         super().register_all_passes()
         for name, factory in get_all_passes().items():
             self.register_pass(name, factory)
+
+    def setup_pipeline(self):
+        """xDSL's pipeline, which verifies the ops after every pass; plus, unless
+        --disable-verify, the vichls attributes (dialects/attributes.py)."""
+        super().setup_pipeline()
+        if self.args.disable_verify:
+            return
+        verify_ops = self.pipeline.callback
+
+        def verify(previous, module, next_):
+            if verify_ops is not None:
+                verify_ops(previous, module, next_)
+            try:
+                verify_attributes(module)
+            except VichlsAttributeError as e:
+                raise VichlsError(str(e), *location_of(e.op)) from None
+
+        self.pipeline = PassPipeline(self.pipeline.passes, verify)
 
     def register_all_targets(self):
         super().register_all_targets()
@@ -81,6 +104,9 @@ def main(args: Sequence[str] | None = None) -> int:
         return _run(args)
     except VichlsError as e:
         print(str(e), file=sys.stderr)
+        return 2
+    except DiagnosticException as e:  # the IR does not verify: xDSL shows the op in the IR
+        print(f"error: {e}", file=sys.stderr)
         return 2
 
 

@@ -24,18 +24,20 @@ from xdsl.dialects.builtin import (
     StringAttr,
 )
 
+from vichls.dialects.attributes import (
+    DEPTH_ATTR,
+    KERNEL_ATTR,
+    NAME_ATTR,
+    RET_ATTR,
+    STREAM_ATTR,
+    TOP_ATTR,
+    TYPE_ATTR,
+)
 from vichls.dialects import stream as ir_stream
 from vichls.types import ArrayType, ScalarType, Stream, StreamType, parse_type_name, type_name
 
-TOP_ATTR = "vichls.top"
-NAME_ATTR = "vichls.name"
-TYPE_ATTR = "vichls.type"
-RET_ATTR = "vichls.ret_type"
-KERNEL_ATTR = "vichls.kernel"
 #: on a stream argument: "in" when the kernel gets from it, "out" when it puts to it
-STREAM_ATTR = "vichls.stream"
 #: on a stream argument: the depth its declaration gives (``stream[int32, 4]``)
-DEPTH_ATTR = "vichls.depth"
 
 
 @dataclass(frozen=True)

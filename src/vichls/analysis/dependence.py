@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from xdsl.dialects import arith, memref, scf
 from xdsl.ir import Block, Operation, SSAValue
 
+from vichls.dialects.attributes import FLAT_COUNTERS_ATTR as FLAT_COUNTERS
 from vichls.analysis.floor_division import floor_division_of
 from vichls.analysis.loop_utils import function_entry
 
@@ -63,7 +64,6 @@ class Every:
     iterations, 0 included (both run only in iterations ``t`` with ``t % period == r``)."""
 
     period: int
-FLAT_COUNTERS = "vichls.flat_counters"  # (transforms/loop/loop_flatten_counters.py)
 
 
 

@@ -13,11 +13,10 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr
 from xdsl.ir import Operation, SSAValue
 
+from vichls.dialects.attributes import DIVIDEND_ATTR, FLOOR_QUOTIENT_ATTR, FLOOR_REMAINDER_ATTR
+
 #: On the op giving ``n // d`` of a non-negative ``n``: [d, id]; on the op giving ``n % d``:
 #: the same under FLOOR_REMAINDER_ATTR; on the op of the rewrite that reads ``n``: id.
-FLOOR_QUOTIENT_ATTR = "vichls.floor_quotient"
-FLOOR_REMAINDER_ATTR = "vichls.floor_remainder"
-DIVIDEND_ATTR = "vichls.dividend"
 
 
 def floor_division_of(value: SSAValue) -> tuple[str, SSAValue, int] | None:

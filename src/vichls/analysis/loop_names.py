@@ -23,7 +23,8 @@ from xdsl.dialects import affine, func, scf
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation
 
-from vichls.analysis.loop_utils import LABEL, LOOP_NAME, LoopTransformError, perfect_band
+from vichls.analysis.loop_utils import LoopTransformError, perfect_band
+from vichls.dialects.attributes import LABEL_ATTR as LABEL, LOOP_NAME_ATTR as LOOP_NAME
 from vichls.errors import DirectiveError
 from vichls.signature import top_function
 

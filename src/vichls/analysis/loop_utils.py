@@ -36,11 +36,13 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
-LOOP_NAME = "vichls.loop_name"  # set by the directive driver on every loop it can name
-LABEL = "vichls.label"
+from vichls.dialects.attributes import (
+    LOOP_NAME_ATTR as LOOP_NAME,
+    PIPELINE_ATTR,
+)
+
 
 #: On a loop the pipeline directive names: the initiation interval asked for (i64).
-PIPELINE_ATTR = "vichls.pipeline"
 
 
 def pipeline_ii(loop: Operation) -> int | None:

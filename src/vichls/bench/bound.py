@@ -60,11 +60,11 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
-from vichls.analysis.loop_utils import LOOP_NAME, defined_inside
+from vichls.analysis.loop_utils import defined_inside
+from vichls.dialects.attributes import LOOP_NAME_ATTR as LOOP_NAME
 from vichls.analysis.static_eval import KnownMemory, evaluate
 from vichls.scheduling.modulo_schedule import is_dual_port
 from vichls.scheduling.list_schedule import (
-    PIPELINED_DIVIDER_ATTR,
     is_control,
     is_predicated,
     is_scalar_memref,
@@ -72,6 +72,7 @@ from vichls.scheduling.list_schedule import (
     op_kind,
     predicated_ops,
 )
+from vichls.dialects.attributes import PIPELINED_DIVIDER_ATTR
 
 __all__ = ["CycleBound", "NestBound", "cycle_bound", "bound_of_function"]
 
@@ -124,8 +125,9 @@ def known_memories(top: Operation, inputs: dict) -> dict:
     """{memref argument: KnownMemory} for the arrays of ``inputs``, as the call starts,
     banks of partitioned arrays included (``top``: a prepared function)."""
     from vichls.flows.sim_harness import Partition, banks_of
-    from vichls.transforms.loop.partition_arrays import BANK_OF_ATTR, original_signature, partitions_of
-    from vichls.signature import NAME_ATTR
+    from vichls.transforms.loop.partition_arrays import original_signature, partitions_of
+    from vichls.dialects.attributes import BANK_OF_ATTR
+    from vichls.dialects.attributes import NAME_ATTR
 
     if not inputs:
         return {}

@@ -47,11 +47,12 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.passes import ModulePass
 
+from vichls.dialects.attributes import ENTRY_PUT_BOUNDS_ATTR, SITES_ATTR
 from vichls.cpu.errors import unsupported
-from vichls.cpu.stream_put_bounds import ARG_PUT_BOUNDS_ATTR, PUT_BOUND_ATTR
+from vichls.dialects.attributes import ARG_PUT_BOUNDS_ATTR, PUT_BOUND_ATTR
 from vichls.dialects import stream as ir_stream
 from vichls.errors import location_of
-from vichls.signature import NAME_ATTR, TYPE_ATTR
+from vichls.dialects.attributes import NAME_ATTR, TYPE_ATTR
 
 #: slots of a stream whose puts have no static bound (8 MiB of i64; only the pages used
 #: are touched)
@@ -62,9 +63,7 @@ MAX_STATIC_CAPACITY = 1 << 22
 HEADER_WORDS = 3  # head, tail, mask
 STATUS_ARG_NAME = "__vichls_stream_status"
 #: module attribute: one dictionary per check site (kind, stream, file, line, col, capacity)
-SITES_ATTR = "vichls.stream_sites"
 #: module attribute: the put bounds of the public entry point's arguments (-1: unknown)
-ENTRY_PUT_BOUNDS_ATTR = "vichls.stream_entry_put_bounds"
 
 _I64 = IntegerType(64)
 _INDEX = IndexType()

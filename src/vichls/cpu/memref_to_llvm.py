@@ -36,7 +36,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from vichls.cpu.errors import unsupported
-from vichls.signature import TYPE_ATTR
+from vichls.dialects.attributes import TYPE_ATTR
 from vichls.types import ScalarType, parse_type_name
 
 _NO_SIGNED_WRAP = llvm.OverflowAttr((llvm.OverflowFlag.NO_SIGNED_WRAP,))

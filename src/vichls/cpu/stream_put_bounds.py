@@ -29,10 +29,9 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, IntegerType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from vichls.dialects.attributes import ARG_PUT_BOUNDS_ATTR, PUT_BOUND_ATTR
 from vichls.dialects import stream as ir_stream
 
-PUT_BOUND_ATTR = "vichls.put_bound"
-ARG_PUT_BOUNDS_ATTR = "vichls.stream_put_bounds"
 UNKNOWN = -1
 
 

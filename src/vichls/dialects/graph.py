@@ -37,9 +37,9 @@ from xdsl.irdl import (
     var_result_def,
 )
 
-#: On the top ``func.func``: the kernel is a dataflow region (set by ``s.dataflow()``); its
-#: value names the top's block-level interface, "ap_ctrl_hs" or "ap_ctrl_chain".
-DATAFLOW_ATTR = "vichls.dataflow"
+# On the top ``func.func``: the kernel is a dataflow region (set by ``s.dataflow()``); its
+# value names the top's block-level interface, "ap_ctrl_hs" or "ap_ctrl_chain".
+from vichls.dialects.attributes import DATAFLOW_ATTR  # noqa: F401 (the graph level's mark)
 
 CHANNEL_KINDS = ("buffer", "pingpong", "fifo")
 

@@ -37,6 +37,8 @@ from xdsl.irdl import (
     prop_def,
     result_def,
 )
+
+from vichls.dialects.attributes import NAME_ATTR
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -87,7 +89,7 @@ class CreateOp(IRDLOperation):
     @property
     def display_name(self) -> str:
         """The stream's name in the source (``vichls.name``), for messages."""
-        name = self.attributes.get("vichls.name")
+        name = self.attributes.get(NAME_ATTR)
         return name.data if name is not None else (self.result.name_hint or "a local stream")
 
     def verify_(self) -> None:

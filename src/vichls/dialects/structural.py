@@ -21,6 +21,11 @@ Control compilation (structural/compile_control.py) replaces groups and the cont
 one ``fsm`` (the state register), ``in_state`` tests and ``transition`` ops; the Verilog
 printer accepts only that compiled form.
 
+Each op verifies where it stands: ports, cells, wires, groups, the control and the FSM
+ops directly in a component, assignments in a component or a static group, the control
+ops inside the control tree; a component names each port once, and every group an enable,
+a pipeline or a group_cycle names is one of its static groups.
+
 Assumptions: values are signless integers (``iW``); loop bounds and conditions that the
 control reads are valid in the cycle where the control decides (the builder passes a
 register's next value, ``en ? in : out``).
@@ -55,7 +60,8 @@ from xdsl.irdl import (
     traits_def,
     var_result_def,
 )
-from xdsl.traits import NoTerminator
+from xdsl.traits import HasParent, NoTerminator
+from xdsl.utils.exceptions import VerifyException
 
 
 @irdl_op_definition
@@ -68,6 +74,23 @@ class ComponentOp(IRDLOperation):
     traits = traits_def(NoTerminator())
     assembly_format = "$sym_name attr-dict-with-keyword $body"
 
+    def verify_(self) -> None:
+        """Ports named once; one control tree at most; every group that an enable, a
+        pipeline or a group_cycle names is a static group of this component."""
+        ports = [op.port_name.data for op in self.body.block.ops if isinstance(op, PortOp)]
+        twice = sorted({n for n in ports if ports.count(n) > 1}) if len(set(ports)) < len(ports) \
+            else []
+        if twice:
+            raise VerifyException(f"component '{self.sym_name.data}': port {twice[0]} twice")
+        if sum(isinstance(op, ControlOp) for op in self.body.block.ops) > 1:
+            raise VerifyException(f"component '{self.sym_name.data}': more than one control")
+        groups = {op.sym_name.data for op in self.body.block.ops if isinstance(op, StaticGroupOp)}
+        for op in self.walk():
+            if isinstance(op, (EnableOp, PipelineOp, GroupCycleOp)) \
+                    and op.group.data not in groups:
+                raise VerifyException(f"{op.name} names the group '{op.group.data}', which "
+                                      f"component '{self.sym_name.data}' does not have")
+
 
 @irdl_op_definition
 class PortOp(IRDLOperation):
@@ -77,6 +100,7 @@ class PortOp(IRDLOperation):
     port_name = prop_def(StringAttr)
     direction = prop_def(StringAttr)
     result = result_def(IntegerType)
+    traits = traits_def(HasParent(ComponentOp))
     assembly_format = "$port_name $direction attr-dict `:` type($result)"
 
 
@@ -91,6 +115,7 @@ class CellOp(IRDLOperation):
     port_names = prop_def(ArrayAttr[StringAttr])
     port_directions = prop_def(ArrayAttr[StringAttr])
     ports = var_result_def(IntegerType)
+    traits = traits_def(HasParent(ComponentOp))
     assembly_format = (
         "$instance_name $primitive $params `ports` $port_names `dirs` $port_directions "
         "attr-dict `:` type($ports)"
@@ -127,6 +152,7 @@ class WireOp(IRDLOperation):
     name = "structural.wire"
     wire_name = prop_def(StringAttr)
     result = result_def(IntegerType)
+    traits = traits_def(HasParent(ComponentOp))
     assembly_format = "$wire_name attr-dict `:` type($result)"
 
 
@@ -141,6 +167,10 @@ class AssignOp(IRDLOperation):
     guard = opt_operand_def(i1)
     assembly_format = "$dest `=` $src (`if` $guard^)? attr-dict `:` type($src)"
 
+    def verify_(self) -> None:
+        if not isinstance(self.parent_op(), (ComponentOp, StaticGroupOp)):
+            raise VerifyException("structural.assign must be in a component or a static group")
+
 
 @irdl_op_definition
 class StaticGroupOp(IRDLOperation):
@@ -150,7 +180,7 @@ class StaticGroupOp(IRDLOperation):
     sym_name = prop_def(StringAttr)
     latency = prop_def(IntegerAttr)
     body = region_def("single_block")
-    traits = traits_def(NoTerminator())
+    traits = traits_def(HasParent(ComponentOp), NoTerminator())
     assembly_format = "$sym_name `latency` $latency attr-dict-with-keyword $body"
 
 
@@ -162,6 +192,7 @@ class GroupCycleOp(IRDLOperation):
     group = prop_def(StringAttr)
     cycle = prop_def(IntegerAttr)
     result = result_def(i1)
+    traits = traits_def(HasParent(ComponentOp))
     assembly_format = "$group $cycle attr-dict"
 
 
@@ -171,7 +202,7 @@ class ControlOp(IRDLOperation):
 
     name = "structural.control"
     body = region_def("single_block")
-    traits = traits_def(NoTerminator())
+    traits = traits_def(HasParent(ComponentOp), NoTerminator())
     assembly_format = "attr-dict-with-keyword $body"
 
 
@@ -184,6 +215,9 @@ class SeqOp(IRDLOperation):
     traits = traits_def(NoTerminator())
     assembly_format = "attr-dict-with-keyword $body"
 
+    def verify_(self) -> None:
+        _in_control(self)
+
 
 @irdl_op_definition
 class EnableOp(IRDLOperation):
@@ -192,6 +226,9 @@ class EnableOp(IRDLOperation):
     name = "structural.enable"
     group = prop_def(StringAttr)
     assembly_format = "$group attr-dict"
+
+    def verify_(self) -> None:
+        _in_control(self)
 
 
 @irdl_op_definition
@@ -217,6 +254,9 @@ class ForOp(IRDLOperation):
         "$iv_in `,` $iv_en `,` $iv_out `=` $lower `to` $upper `step` $step "
         "attr-dict-with-keyword `:` type($iv_in) $body"
     )
+
+    def verify_(self) -> None:
+        _in_control(self)
 
 
 @irdl_op_definition
@@ -245,6 +285,9 @@ class PipelineOp(IRDLOperation):
         "`ii` $ii attr-dict `:` type($iv_in)"
     )
 
+    def verify_(self) -> None:
+        _in_control(self)
+
 
 @irdl_op_definition
 class IfOp(IRDLOperation):
@@ -256,6 +299,9 @@ class IfOp(IRDLOperation):
     else_ = region_def("single_block")
     traits = traits_def(NoTerminator())
     assembly_format = "$cond attr-dict-with-keyword $then `else` $else_"
+
+    def verify_(self) -> None:
+        _in_control(self)
 
 
 @irdl_op_definition
@@ -269,6 +315,9 @@ class WhileOp(IRDLOperation):
     traits = traits_def(NoTerminator())
     assembly_format = "$cond attr-dict-with-keyword $before `do` $after"
 
+    def verify_(self) -> None:
+        _in_control(self)
+
 
 @irdl_op_definition
 class FsmOp(IRDLOperation):
@@ -281,6 +330,7 @@ class FsmOp(IRDLOperation):
     num_states = prop_def(IntegerAttr)
     one_hot = opt_prop_def(UnitAttr)
     state = result_def(IntegerType)
+    traits = traits_def(HasParent(ComponentOp))
     assembly_format = "`states` $num_states (`one_hot` $one_hot^)? attr-dict `:` type($state)"
 
 
@@ -293,6 +343,7 @@ class InStateOp(IRDLOperation):
     fsm = operand_def(T)
     index = prop_def(IntegerAttr)
     result = result_def(i1)
+    traits = traits_def(HasParent(ComponentOp))
     assembly_format = "$fsm $index attr-dict `:` type($fsm)"
 
 
@@ -309,9 +360,19 @@ class TransitionOp(IRDLOperation):
     source = prop_def(IntegerAttr)
     target = prop_def(IntegerAttr)
     cond = opt_operand_def(i1)
+    traits = traits_def(HasParent(ComponentOp))
     assembly_format = (
         "$fsm `from` $source `to` $target (`if` $cond^)? attr-dict `:` type($fsm)"
     )
+
+
+def _in_control(op) -> None:
+    """A control op sits in a component's control tree (``structural.control``)."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, (ControlOp, ComponentOp)):
+        parent = parent.parent_op()
+    if not isinstance(parent, ControlOp):
+        raise VerifyException(f"{op.name} must be inside a structural.control")
 
 
 Structural = Dialect(

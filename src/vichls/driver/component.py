@@ -17,6 +17,7 @@ from xdsl.dialects import builtin, func, memref, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 
+from vichls.dialects.attributes import NAME_ATTR
 from vichls.passes import pipelines
 from vichls.targets import oplib
 from vichls.dialects import stream as ir_stream
@@ -386,9 +387,9 @@ def add_partitions_to_report(report: dict, top: func.FuncOp, sig: KernelSignatur
         if any(f"{prefix}_address1" in port_names for prefix in prefixes):
             entry["ports"] = 2
     report["interface"]["arrays"] = arrays
-    dual_locals = sorted(op.attributes["vichls.name"].data for op in top.walk()
+    dual_locals = sorted(op.attributes[NAME_ATTR].data for op in top.walk()
                          if isinstance(op, memref.AllocaOp) and is_dual_port(op.memref)
-                         and "vichls.name" in op.attributes)
+                         and NAME_ATTR in op.attributes)
     if dual_locals:
         report["dual_port_local_arrays"] = dual_locals
     local = {name: {"kind": r["kind"], "factor": r["factor"], "dim": r["dim"], "banks": r["banks"]}

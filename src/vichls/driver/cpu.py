@@ -38,13 +38,8 @@ from xdsl.dialects.builtin import ModuleOp
 
 from vichls.limits import deep
 from vichls.cpu.errors import CpuError, unsupported
-from vichls.cpu.lower_streams import (
-    DEFAULT_CAPACITY,
-    ENTRY_PUT_BOUNDS_ATTR,
-    HEADER_WORDS,
-    MAX_STATIC_CAPACITY,
-    SITES_ATTR,
-)
+from vichls.cpu.lower_streams import DEFAULT_CAPACITY, HEADER_WORDS, MAX_STATIC_CAPACITY
+from vichls.dialects.attributes import ENTRY_PUT_BOUNDS_ATTR, SITES_ATTR
 from vichls.errors import StreamUnderflowError
 from vichls.passes import pipelines
 from vichls.signature import KernelSignature, check_call_args, signature_of, top_function

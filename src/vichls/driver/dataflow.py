@@ -44,7 +44,7 @@ from vichls.dialects import structural as st
 from vichls.conversion.to_structural.build_structural import STALL_WIRE, WAITS_PORT
 from vichls.transforms.graph.extract_tasks import extract_tasks
 from vichls.transforms.graph.infer_streams import infer_streams
-from vichls.transforms.loop.partition_arrays import REQUESTS_ATTR
+from vichls.dialects.attributes import NAME_ATTR, REQUESTS_ATTR, TOP_ATTR
 from vichls.analysis.stream_counts import stream_count, substitute
 from vichls.errors import FpgaError
 from vichls.signature import KernelSignature, signature_of, top_function
@@ -78,7 +78,7 @@ def compile_dataflow(module: ModuleOp, clock_period_ns: float):
         key = (callee, tuple(str(r) for r in task_requests))
         if key not in modules:
             sub = ModuleOp([f.clone() for f in work.ops if isinstance(f, func.FuncOp) and f is not top])
-            sub.attributes["vichls.top"] = StringAttr(callee)
+            sub.attributes[TOP_ATTR] = StringAttr(callee)
             if task_requests:
                 top_function(sub).attributes[REQUESTS_ATTR] = ArrayAttr(task_requests)
             try:
@@ -145,7 +145,7 @@ def _task_requests(requests, task: graph.TaskOp, top: func.FuncOp, channels, wor
                     fields = dict(entry.data)
                     fields["array"] = StringAttr(callee_params[k].name)
                     out.append(DictionaryAttr(fields))
-        elif any(op.attributes.get("vichls.name") == StringAttr(array)
+        elif any(op.attributes.get(NAME_ATTR) == StringAttr(array)
                  for op in callee.walk() if op.name == "memref.alloca"):
             out.append(entry)
     return out

@@ -267,7 +267,7 @@ class Schedule:
             # CPU runs the kernel's statements in order, which is what it means
             from xdsl.dialects.builtin import StringAttr
 
-            from vichls.dialects.graph import DATAFLOW_ATTR
+            from vichls.dialects.attributes import DATAFLOW_ATTR
             from vichls.signature import top_function
 
             interface = dict(dataflow[-1].options).get("interface", "ap_ctrl_hs")

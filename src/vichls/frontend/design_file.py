@@ -36,7 +36,7 @@ def load_design(path: str, top: str | None) -> Loaded:
 
     if path.endswith(".mlir"):
         from vichls.frontend.mlir_input import load_mlir
-        from vichls.signature import TOP_ATTR
+        from vichls.dialects.attributes import TOP_ATTR
 
         module = load_mlir(path)
         if top is not None:

@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from vichls.dialects import stream as ir_stream
-from vichls.signature import (
+from vichls.dialects.attributes import (
     DEPTH_ATTR,
     KERNEL_ATTR,
     NAME_ATTR,
@@ -38,6 +38,8 @@ from vichls.signature import (
     STREAM_ATTR,
     TOP_ATTR,
     TYPE_ATTR,
+    VichlsAttributeError,
+    verify_attributes,
 )
 from vichls.limits import MAX_NESTING
 from vichls.types import MAX_ARRAY_ELEMENTS, MAX_WIDTH, parse_type_name
@@ -192,6 +194,10 @@ def check_package(module: ModuleOp) -> None:
         if KERNEL_ATTR not in f.attributes:
             raise PackageError(f, f"'{f.sym_name.data}' is not marked {KERNEL_ATTR}")
         _check_signature(f)
+    try:  # every vichls attribute declared, of its kind, where it may be
+        verify_attributes(module)
+    except VichlsAttributeError as e:
+        raise PackageError(e.op, str(e)) from None
     for op in module.walk():
         if isinstance(op, (ModuleOp, func.FuncOp)):
             continue

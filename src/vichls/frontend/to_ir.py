@@ -44,7 +44,8 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from vichls.limits import deep
 from vichls.dialects import stream as ir_stream
 from vichls.frontend import tree as T
-from vichls.signature import TOP_ATTR, KernelSignature, Param, annotate, ir_type
+from vichls.signature import KernelSignature, Param, annotate, ir_type
+from vichls.dialects.attributes import LABEL_ATTR, NAME_ATTR, TOP_ATTR
 from vichls.types import ArrayType, ScalarType, bool_, int64
 
 _SIGNED_CMP = {"lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge", "eq": "eq", "ne": "ne"}
@@ -202,13 +203,13 @@ class FunctionBuilder:
         for sym in kt.locals:
             if sym.is_stream:
                 create = self.add(ir_stream.CreateOp(ir_type(sym.type), sym.type.depth))
-                create.attributes["vichls.name"] = StringAttr(sym.name)
+                create.attributes[NAME_ATTR] = StringAttr(sym.name)
                 create.location = self.loc_of(sym.loc)
                 self.slots[sym] = create.results[0]
                 continue
             self.slots[sym] = self.alloca(sym.scalar, sym.type.shape if sym.is_array else ())
             if sym.is_array:  # so that directives (s.partition) can find the local array
-                self.slots[sym].owner.attributes["vichls.name"] = StringAttr(sym.name)
+                self.slots[sym].owner.attributes[NAME_ATTR] = StringAttr(sym.name)
         if kt.ret is not None:
             self.ret_slot = self.alloca(kt.ret)
         if _contains(kt.body[:-1], (T.Return,), True) or (
@@ -397,7 +398,7 @@ class FunctionBuilder:
                                       lb_acc.map([lb_expr]), ub_acc.map([ub_expr]),
                                       Region(body), s.step)
         if s.label:
-            op.attributes["vichls.label"] = StringAttr(s.label)
+            op.attributes[LABEL_ATTR] = StringAttr(s.label)
         self.add(op)
 
     def affine_for_downward(self, s: T.For, start: int, stop: int) -> None:
@@ -424,7 +425,7 @@ class FunctionBuilder:
                                       builtin.AffineMapAttr(AffineMap.constant_map(trip)),
                                       Region(body), 1)
         if s.label:
-            op.attributes["vichls.label"] = StringAttr(s.label)
+            op.attributes[LABEL_ATTR] = StringAttr(s.label)
         self.add(op)
 
     def scf_for(self, s: T.For) -> None:
@@ -462,7 +463,7 @@ class FunctionBuilder:
         self.block = saved
         op = scf.ForOp(lb, ub, step, [], Region(body))
         if s.label:
-            op.attributes["vichls.label"] = StringAttr(s.label)
+            op.attributes[LABEL_ATTR] = StringAttr(s.label)
         self.add(op)
 
     def widen64(self, v: SSAValue, ty: ScalarType) -> SSAValue:
@@ -528,7 +529,7 @@ class FunctionBuilder:
         self.block = saved
         op = scf.WhileOp([], [], before, after)
         if isinstance(s, T.For) and s.label:
-            op.attributes["vichls.label"] = StringAttr(s.label)
+            op.attributes[LABEL_ATTR] = StringAttr(s.label)
         self.set_loc(s.loc)
         self.add(op)
 

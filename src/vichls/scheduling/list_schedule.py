@@ -48,16 +48,19 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
 from xdsl.ir import Block, Operation
 
+from vichls.dialects.attributes import (
+    DECIDED_ATTR,
+    PIPELINED_DIVIDER_ATTR,
+    PREDICATED_ATTR,
+    READY_ATTR,
+    SHARERS_ATTR,
+)
 from vichls.targets import oplib
 from vichls.dialects import stream
 
 #: on an ``scf.if`` without results whose operations run in the segment around it, guarded
 #: by its condition, instead of in branches of the control (transforms/fpga/predicate_ifs.py)
-PREDICATED_ATTR = "vichls.predicated"
-CYCLE_ATTR = "vichls.cycle"
-READY_ATTR = "vichls.ready"
 #: on an op whose result a control decision reads only from this cycle of the segment on
-DECIDED_ATTR = "vichls.decided"
 
 _BINARY_KINDS = {
     arith.AddiOp: "add",
@@ -240,11 +243,8 @@ def mul_unit(op: Operation) -> tuple[str, dict[str, int]] | None:
 
 
 #: On a division in a pipelined loop: it gets a fully pipelined divider (passes/modulo_schedule).
-PIPELINED_DIVIDER_ATTR = "vichls.pipelined_divider"
 #: On a multiply by a variable: the index of the multiplier cell of its kind it is built on
 #: (transforms/fpga/bind_multipliers.py); the number of multiplies sharing that cell
-UNIT_ATTR = "vichls.unit"
-SHARERS_ATTR = "vichls.sharers"
 
 
 def op_cost(op: Operation) -> oplib.OpCost:

@@ -58,23 +58,19 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation
 
+from vichls.dialects.attributes import DEPTH_ATTR, DUAL_PORT_ATTR, II_ATTR, NAME_ATTR, PORT_ATTR, REASON_ATTR
 from vichls.analysis.dependence import ANY, Every, LoopDependences
 from vichls.analysis.loop_utils import pipeline_ii
 from vichls.scheduling.list_schedule import (
-    CYCLE_ATTR,
-    PIPELINED_DIVIDER_ATTR,
-    READY_ATTR,
     is_control,
     is_scalar_memref,
     op_cost,
     op_kind,
     stream_port,
 )
+from vichls.dialects.attributes import CYCLE_ATTR, PIPELINED_DIVIDER_ATTR, READY_ATTR
 from vichls.errors import FpgaError
 
-II_ATTR = "vichls.ii"
-DEPTH_ATTR = "vichls.depth"
-REASON_ATTR = "vichls.ii_reason"
 
 #: Give up raising the II past the first feasible one plus this much (never reached in
 #: practice: at II = the iteration's length every constraint holds).
@@ -478,9 +474,7 @@ def modulo_schedule(nodes: list[MNode], edges: list[MEdge], *, ii: int, budget_n
 # -- the IR side ---------------------------------------------------------------------------
 
 #: On a memory access: which port of its memory (0 or 1) it uses.
-PORT_ATTR = "vichls.port"
 #: On a memory (function argument attributes, or the alloca): it uses two ports.
-DUAL_PORT_ATTR = "vichls.dual_port"
 
 
 def _assign_ports(ops: list[Operation], nodes: list[MNode], result: ModuloSchedule) -> None:
@@ -530,9 +524,9 @@ def _memory_name(value) -> str:
     if isinstance(owner, Block):
         function = owner.parent_op()
         if function is not None and getattr(function, "arg_attrs", None) is not None:
-            name = function.arg_attrs.data[value.index].data.get("vichls.name")
+            name = function.arg_attrs.data[value.index].data.get(NAME_ATTR)
     else:
-        name = owner.attributes.get("vichls.name")
+        name = owner.attributes.get(NAME_ATTR)
     if isinstance(name, StringAttr):
         return name.data
     return value.name_hint or "a local array"

@@ -24,14 +24,12 @@ from vichls.targets import oplib
 from vichls.analysis.loop_utils import pipeline_ii
 from vichls.scheduling.modulo_schedule import schedule_pipelined_loop
 from vichls.scheduling.list_schedule import (
-    CYCLE_ATTR,
-    DECIDED_ATTR,
-    READY_ATTR,
     constant_trip_count,
     is_predicated,
     schedule_segment,
     split_block,
 )
+from vichls.dialects.attributes import CYCLE_ATTR, DECIDED_ATTR, READY_ATTR
 
 
 def schedule_module(module: ModuleOp, clock_period_ns: float) -> None:

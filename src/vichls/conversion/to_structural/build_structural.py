@@ -56,12 +56,7 @@ from vichls.targets import oplib
 from vichls.dialects import stream
 from vichls.dialects import structural as st
 from vichls.scheduling.list_schedule import (
-    CYCLE_ATTR,
-    PIPELINED_DIVIDER_ATTR,
-    READY_ATTR,
     bit_width,
-    SHARERS_ATTR,
-    UNIT_ATTR,
     is_predicated,
     is_scalar_memref,
     mul_unit,
@@ -74,15 +69,16 @@ from vichls.scheduling.list_schedule import (
     segment_length,
     split_block,
 )
-from vichls.analysis.loop_utils import pipeline_ii
-from vichls.scheduling.modulo_schedule import (
-    DEPTH_ATTR,
-    II_ATTR,
-    PORT_ATTR,
-    REASON_ATTR,
-    is_dual_port,
-    iteration_ops,
+from vichls.dialects.attributes import (
+    CYCLE_ATTR,
+    PIPELINED_DIVIDER_ATTR,
+    READY_ATTR,
+    SHARERS_ATTR,
+    UNIT_ATTR,
 )
+from vichls.analysis.loop_utils import pipeline_ii
+from vichls.scheduling.modulo_schedule import is_dual_port, iteration_ops
+from vichls.dialects.attributes import DEPTH_ATTR, II_ATTR, PORT_ATTR, REASON_ATTR
 from vichls.errors import FpgaError
 from vichls.analysis.value_ranges import ValueRanges, signed_bits
 from vichls.signature import KernelSignature, signature_of, top_function

@@ -41,13 +41,8 @@ from xdsl.passes import ModulePass
 from vichls.targets import oplib
 from vichls.analysis.loop_utils import pipeline_ii
 from vichls.scheduling.modulo_schedule import iteration_ops
-from vichls.scheduling.list_schedule import (
-    SHARERS_ATTR,
-    UNIT_ATTR,
-    is_predicated,
-    mul_unit,
-    split_block,
-)
+from vichls.scheduling.list_schedule import is_predicated, mul_unit, split_block
+from vichls.dialects.attributes import SHARERS_ATTR, UNIT_ATTR
 
 
 def bind_multipliers(module: ModuleOp) -> None:

@@ -91,11 +91,7 @@ from xdsl.passes import ModulePass
 
 from vichls.targets import oplib
 from vichls.scheduling.list_schedule import op_cost, op_kind
-from vichls.analysis.floor_division import (
-    DIVIDEND_ATTR,
-    FLOOR_QUOTIENT_ATTR,
-    FLOOR_REMAINDER_ATTR,
-)
+from vichls.dialects.attributes import DIVIDEND_ATTR, FLOOR_QUOTIENT_ATTR, FLOOR_REMAINDER_ATTR
 from vichls.analysis.value_ranges import ValueRanges, type_width
 
 

@@ -32,7 +32,8 @@ from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.passes import ModulePass
 
 from vichls.analysis.loop_utils import in_pipeline
-from vichls.scheduling.list_schedule import PREDICATED_ATTR, is_predicated, op_cost, op_kind
+from vichls.scheduling.list_schedule import is_predicated, op_cost, op_kind
+from vichls.dialects.attributes import PREDICATED_ATTR
 
 #: operator kinds a predicated branch may hold
 PREDICABLE_KINDS = frozenset({

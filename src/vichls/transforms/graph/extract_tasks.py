@@ -52,14 +52,8 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from vichls.dialects import graph
 from vichls.dialects import stream
 from vichls.errors import VichlsError, location_of
-from vichls.signature import (
-    KERNEL_ATTR,
-    NAME_ATTR,
-    RET_ATTR,
-    TYPE_ATTR,
-    find_function,
-    top_function,
-)
+from vichls.signature import find_function, top_function
+from vichls.dialects.attributes import KERNEL_ATTR, NAME_ATTR, RET_ATTR, TYPE_ATTR
 from vichls.types import ScalarType, type_name
 
 

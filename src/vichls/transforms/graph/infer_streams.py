@@ -40,7 +40,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from vichls.dialects import graph
 from vichls.dialects import stream
 from vichls.transforms.graph.extract_tasks import single_in_order_access
-from vichls.signature import STREAM_ATTR, find_function, top_function
+from vichls.signature import find_function, top_function
+from vichls.dialects.attributes import STREAM_ATTR
 
 DEFAULT_FIFO_DEPTH = 2
 

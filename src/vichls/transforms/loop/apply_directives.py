@@ -24,6 +24,7 @@ from __future__ import annotations
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
+from vichls.dialects.attributes import TOP_ATTR
 from vichls.analysis.loop_names import name_loops, unname_loops
 from vichls.analysis.loop_utils import LoopTransformError
 from vichls.errors import DirectiveError
@@ -37,7 +38,7 @@ LOOP_DIRECTIVES = ("pipeline", "unroll", "tile", "reorder", "flatten")
 
 
 def _top_function(module: ModuleOp) -> func.FuncOp:
-    top = module.attributes.get("vichls.top")
+    top = module.attributes.get(TOP_ATTR)
     for op in module.ops:
         if isinstance(op, func.FuncOp) and (top is None or op.sym_name.data == top.data):
             return op

@@ -50,6 +50,7 @@ from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, Integer
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 
+from vichls.dialects.attributes import FLAT_COUNTERS_ATTR as FLAT_COUNTERS
 from vichls.analysis.loop_utils import (
     ConstantBounds,
     LoopTransformError,
@@ -60,7 +61,6 @@ from vichls.analysis.loop_utils import (
 )
 
 MAX_POINTS = 1 << 18  # the enumeration of the iteration space at compile time
-FLAT_COUNTERS = "vichls.flat_counters"
 
 
 class _Level:

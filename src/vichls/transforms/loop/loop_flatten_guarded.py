@@ -55,7 +55,7 @@ from xdsl.ir.affine import AffineExpr
 from xdsl.ir.affine.affine_expr import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr
 
 from vichls.transforms.loop.partition_arrays import requested_partitions
-from vichls.signature import NAME_ATTR
+from vichls.dialects.attributes import NAME_ATTR
 from vichls.analysis.loop_utils import (
     ConstantBounds,
     body_ops,

@@ -35,12 +35,12 @@ from vichls.transforms.loop.loop_distribute import distribute
 from vichls.transforms.loop.loop_flatten_guarded import flatten_guarded
 from vichls.transforms.loop.loop_unroll import unroll_loop
 from vichls.analysis.loop_utils import (
-    PIPELINE_ATTR,
     LoopTransformError,
     constant_bounds,
     loop_display_name,
     pipeline_ii,
 )
+from vichls.dialects.attributes import PIPELINE_ATTR
 
 
 #: Unrolling more copies than this into one pipelined iteration is almost surely a mistake

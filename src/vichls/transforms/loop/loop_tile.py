@@ -34,7 +34,8 @@ from xdsl.passes import ModulePass
 
 from vichls.analysis.loop_names import find_loops, on_named_loops
 
-from vichls.analysis.loop_utils import LABEL, LOOP_NAME, ConstantBounds, LoopTransformError
+from vichls.analysis.loop_utils import ConstantBounds, LoopTransformError
+from vichls.dialects.attributes import LABEL_ATTR as LABEL, LOOP_NAME_ATTR as LOOP_NAME
 from vichls.analysis.loop_utils import body_ops, constant_bounds, copy_ops_before
 from vichls.analysis.loop_utils import loop_display_name
 from vichls.analysis.loop_utils import new_affine_for, replace_induction_variable

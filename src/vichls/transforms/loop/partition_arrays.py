@@ -68,12 +68,12 @@ from xdsl.ir.affine import (
 )
 from xdsl.passes import ModulePass
 
+from vichls.dialects.attributes import BANK_OF_ATTR, PARTITIONS_ATTR, REQUESTS_ATTR
 from vichls.errors import VichlsError
-from vichls.signature import NAME_ATTR, KernelSignature, Param, signature_of, top_function
+from vichls.signature import KernelSignature, Param, signature_of, top_function
+from vichls.dialects.attributes import NAME_ATTR
 from vichls.types import ArrayType
 
-PARTITIONS_ATTR = "vichls.partitions"
-BANK_OF_ATTR = "vichls.bank_of"
 KINDS = ("cyclic", "block", "complete")
 
 
@@ -633,7 +633,6 @@ def partition_arrays(module: ModuleOp, requests: list[tuple[str, str, int, int |
 
 # -- requests carried by the IR -----------------------------------------------------------
 
-REQUESTS_ATTR = "vichls.partition_requests"
 
 
 def request_partitions(module: ModuleOp, requests: list[tuple[str, str, int, int | None]]
