@@ -10,7 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vichls import customize, int16, int32, int64, kernel, oplib
+from vichls import customize, int16, int32, int64, kernel
+from vichls.targets import oplib
 from vichls.cli import main
 from vichls.driver.fpga import compile_fpga
 from vichls.inputs import copy_args

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from e2e import assert_outcome, run_batch, schedule_of, Scheduled
-from vichls import int32, kernel, oplib
+from vichls import int32, kernel
+from vichls.targets import oplib
 from vichls.inputs import random_args
 from vichls.dialects.attributes import SHARERS_ATTR, UNIT_ATTR
 

@@ -10,7 +10,8 @@ import pytest
 from xdsl.dialects import arith
 
 from loop_ir import assert_cpu_agrees
-from vichls import int8, int32, int64, kernel, oplib, uint8, uint16
+from vichls import int8, int32, int64, kernel, uint8, uint16
+from vichls.targets import oplib
 from vichls.driver.fpga import compile_fpga
 from vichls.transforms.fpga.shift_add_products import shift_add_products, signed_digits
 
