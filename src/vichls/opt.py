@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from xdsl.parser import Parser
+from xdsl.targets.mlir import MLIRTarget
 from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
@@ -32,8 +34,23 @@ from vichls.dialects.graph import Graph
 from vichls.dialects.stream import Stream
 from vichls.dialects.structural import Structural
 from vichls.errors import VichlsError, location_of
+from vichls.frontend.mlir_input import PackagePrinter
 from vichls.limits import deep
 from vichls.passes import get_all_passes
+
+
+@dataclass(frozen=True)
+class PackageTextTarget(MLIRTarget):
+    """xDSL's MLIR text with vichls's printer (frontend/mlir_input.PackagePrinter): what
+    it prints parses back with every attribute (a scheduled arith.cmpi keeps its cycle)."""
+
+    def emit(self, ctx, module, output) -> None:
+        printer = PackagePrinter(stream=output, print_generic_format=self.print_generic_format,
+                                 print_properties_as_attributes=self.print_properties_as_attributes,
+                                 print_debuginfo=self.print_debuginfo)
+        printer.print_op(module)
+        printer.print_metadata(ctx.loaded_dialects)
+        print("\n", file=output)
 
 
 class VichlsOptMain(xDSLOptMain):
@@ -78,6 +95,7 @@ class VichlsOptMain(xDSLOptMain):
             return VerilogTarget
 
         self.available_targets["verilog"] = verilog
+        self.available_targets["mlir"] = lambda: PackageTextTarget
 
     def register_all_frontends(self):
         super().register_all_frontends()

@@ -38,9 +38,20 @@ def loop_level_context() -> Context:
     return ctx
 
 
-class _LocationPrinter(Printer):
-    """xDSL 0.74 prints an scf.while's location in the middle of its custom form, where its
-    own parser rejects it; this printer leaves it to the end, as for every other op.
+#: Ops whose custom form in xDSL 0.74 neither prints nor parses an attribute dictionary:
+#: with attributes of their own they are printed in the generic form, which keeps them.
+_CUSTOM_FORM_DROPS_ATTRIBUTES = frozenset({"arith.cmpi", "affine.load", "affine.store",
+                                           "affine.apply"})
+
+
+class PackagePrinter(Printer):
+    """The printer of vichls's MLIR text (packages, vichls-opt's output).
+
+    xDSL 0.74 prints an scf.while's location in the middle of its custom form, where its
+    own parser rejects it; this printer leaves it to the end, as for every other op. The
+    custom forms of ``arith.cmpi`` and the affine accesses drop discardable attributes (a
+    scheduled compare would lose its ``vichls.cycle``): such an op with attributes is
+    printed in the generic form.
 
     It also prints faster, which a package of 30,000 operations notices: a location's text
     is made once per location (the ops of one source line share it), and text without a
@@ -51,6 +62,17 @@ class _LocationPrinter(Printer):
             self.print_function_type(op.operand_types, op.result_types)
             return
         super().print_operation_type(op)
+
+    def print_op(self, op) -> None:
+        if op.attributes and op.name in _CUSTOM_FORM_DROPS_ATTRIBUTES \
+                and not self.print_generic_format:
+            self.print_generic_format = True
+            try:
+                super().print_op(op)
+            finally:
+                self.print_generic_format = False
+            return
+        super().print_op(op)
 
     def print_attribute(self, attribute) -> None:
         if not isinstance(attribute, FileLineColLoc):
@@ -80,7 +102,7 @@ class _LocationPrinter(Printer):
 def print_module(module: ModuleOp, with_locations: bool = True) -> str:
     """MLIR text of the module; with locations, it parses back with ``load_mlir``."""
     buf = io.StringIO()
-    _LocationPrinter(stream=buf, print_debuginfo=with_locations).print_op(module)
+    PackagePrinter(stream=buf, print_debuginfo=with_locations).print_op(module)
     return buf.getvalue() + "\n"
 
 
