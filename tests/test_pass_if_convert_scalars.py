@@ -3,12 +3,13 @@ forwarding into branches that uses it (transforms/fpga/forward_scalar_stores.py)
 
 - the IR: which ifs become selects (pipelined bodies; a ``while`` condition, with its
   array loads speculated only where every address is in range; elsewhere only when the
-  code after the if reads the register back), and which stay;
+  code after the if reads the register back: tests/filecheck/if_convert_scalars*.mlir),
+  and which stay;
 - end to end: short-circuit ``while`` conditions and conditional updates read back, the
   KMP shape with pow2 and other pattern lengths, elements read again after the loop,
   simulate Python = CPU = RTL, and the
   matcher's loop takes fewer cycles per character than before the conversion (with
-  passes/forward_while_exit_loads, which these kernels exercise end to end too).
+  transforms/fpga/forward_while_exit_loads, which these kernels exercise end to end too).
 """
 
 from __future__ import annotations
@@ -97,58 +98,6 @@ def test_one_word_memories_and_dividers_stay_guarded_in_a_condition():
     # would run on every test of the condition
     assert len(ops_named(m, "scf.if")) == 2
     assert not ops_named(m, "arith.select")
-
-
-READ_BACK = """
-builtin.module {
-  func.func @f(%a: memref<8xi32>, %n: i32) -> i32 {
-    %r = memref.alloca() : memref<i32>
-    %s = memref.alloca() : memref<i32>
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c8 = arith.constant 8 : index
-    %one = arith.constant 1 : i32
-    scf.for %i = %c0 to %c8 step %c1 {
-      %x = memref.load %a[%i] : memref<8xi32>
-      %big = arith.cmpi sgt, %x, %n : i32
-      scf.if %big {
-        %v = memref.load %r[] : memref<i32>
-        %w = arith.addi %v, %one : i32
-        memref.store %w, %r[] : memref<i32>
-      }
-      scf.if %big {
-        %v = memref.load %s[] : memref<i32>
-        %w = arith.addi %v, %x : i32
-        memref.store %w, %s[] : memref<i32>
-      }
-      %now = memref.load %r[] : memref<i32>
-      %full = arith.cmpi sge, %now, %n : i32
-      scf.if %full {
-        %v = memref.load %r[] : memref<i32>
-        memref.store %v, %a[%i] : memref<8xi32>
-      }
-    }
-    %out = memref.load %s[] : memref<i32>
-    func.return %out : i32
-  }
-}"""
-
-
-def test_outside_pipelines_only_updates_read_back_become_selects():
-    m = parse(READ_BACK)
-    if_convert_scalars(m)
-    ifs = ops_named(m, "scf.if")
-    # r's update is read right after it: a select; s's is not read in the body (a select
-    # would only add a multiplexer); the if with an array store stays
-    assert len(ifs) == 2
-    assert len(ops_named(m, "arith.select")) == 1
-    forward_scalar_stores(m)
-    full = next(op for op in ops_named(m, "arith.cmpi") if op.predicate.value.data == 5)
-    select = ops_named(m, "arith.select")[0]
-    assert full.operands[0] is select.result
-    # the load inside the last if reads the select too (forwarded into the branch)
-    store = next(op for op in ops_named(m, "memref.store") if op.memref.type.get_shape() == (8,))
-    assert store.value is select.result
 
 
 def test_forwarding_into_branches_keeps_what_they_may_change():
