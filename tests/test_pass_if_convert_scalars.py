@@ -215,7 +215,7 @@ def test_the_matcher_tests_its_condition_in_the_cycle_its_loads_return(outcomes)
     # runs, so the call is the failure table plus 48 x (condition + update). The
     # condition is one expression tested in the cycle its loads return (2 cycles, not a
     # flag written and read back: 3); the update compares the elements the condition read
-    # (passes/forward_while_exit_loads) and reads matched + 1 as a wire (2 cycles, not
+    # (transforms/fpga/forward_while_exit_loads) and reads matched + 1 as a wire (2 cycles, not
     # 4): 4 per character instead of 7 (362 cycles before).
     cycles = outcomes["kmp4"].cycles[3]
     assert cycles <= 48 * 4 + 30, cycles

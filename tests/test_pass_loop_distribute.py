@@ -1,4 +1,4 @@
-"""IR-level tests of passes/loop_distribute: one copy of a loop per inner loop, only where
+"""IR-level tests of transforms/loop/loop_distribute: one copy of a loop per inner loop, only where
 no element is shared by two parts in different iterations."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""IR-level tests of passes/loop_flatten: one loop over the product of the trip counts, the
+"""IR-level tests of transforms/loop/loop_flatten: one loop over the product of the trip counts, the
 induction variables recovered by shifts and masks (or unsigned division), and refusals."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""IR-level tests of passes/loop_flatten_counters: a triangular band becomes one loop of the
+"""IR-level tests of transforms/loop/loop_flatten_counters: a triangular band becomes one loop of the
 counted trip count whose body steps the band's variables, kept in tagged registers, and
 bands the counters cannot step are refused."""
 

@@ -1,6 +1,6 @@
-"""IR-level tests of passes/loop_reorder: permuted headers over an unchanged body, pure ops
+"""IR-level tests of transforms/loop/loop_reorder: permuted headers over an unchanged body, pure ops
 sunk, the refusals that keep results bit-exact, and the bounds of reordered triangles
-(with the linear forms of passes/linear_bounds)."""
+(with the linear forms of analysis/linear_bounds)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""IR-level tests of passes/loop_tile: tile and intra-tile loops with constant bounds, the
+"""IR-level tests of transforms/loop/loop_tile: tile and intra-tile loops with constant bounds, the
 remainder loop, names, composed affine indices, and refusals."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""IR-level tests of passes/loop_unroll: full unroll, unroll by a factor with and without a
+"""IR-level tests of transforms/loop/loop_unroll: full unroll, unroll by a factor with and without a
 remainder, offsets folded into the affine maps, locations kept, refusals."""
 
 from __future__ import annotations

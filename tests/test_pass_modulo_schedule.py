@@ -1,5 +1,5 @@
-"""IR-level tests of the modulo scheduler (passes/modulo_schedule) and the dependence
-analysis it uses (passes/dependence)."""
+"""IR-level tests of the modulo scheduler (scheduling/modulo_schedule) and the dependence
+analysis it uses (analysis/dependence)."""
 
 from __future__ import annotations
 

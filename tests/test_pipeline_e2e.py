@@ -369,7 +369,7 @@ def test_nests_of_other_trip_counts_flatten_where_no_dependence_crosses_rows(out
     # C[i][0], C[i][1], C[i][2]: three elements of a row, three registers
     (loop,) = _pipelined(reports["gemm_rows"])
     assert loop["trip_count"] == 4 * 5, loop
-    # two inner loops: the rows split in two nests (passes/loop_distribute), each flat
+    # two inner loops: the rows split in two nests (transforms/loop/loop_distribute), each flat
     loops = _pipelined(reports["atax_rows"])
     assert [loop["trip_count"] for loop in loops] == [30, 30], loops
     assert all(loop["ii"] == 1 for loop in loops), loops

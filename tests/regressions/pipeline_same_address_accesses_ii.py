@@ -4,7 +4,7 @@
 # loop, s[i] is stored and loaded five times in one iteration at the same address; nothing
 # forwards the stored value, so the five accesses need three cycles of s's two ports and
 # the II is 3 where 1 is possible (one store of the final sum).
-# Fixed: passes/forward_array_stores forwards and removes them (II=1).
+# Fixed: transforms/fpga/forward_array_stores forwards and removes them (II=1).
 from vichls import int32, kernel
 import vichls
 

@@ -190,7 +190,7 @@ class _Analysis:
 def _division(value: SSAValue) -> tuple[str, SSAValue, int] | None:
     """("quotient" | "remainder", x, N) when ``value`` is ``x // N`` or ``x % N`` by a
     constant: a shift, a mask (N a power of two), an unsigned or floor division, an
-    unsigned remainder, or a magic product of passes/div_by_constant."""
+    unsigned remainder, or a magic product of transforms/fpga/div_by_constant."""
     division = floor_division_of(value)
     if division is not None:
         return division

@@ -32,7 +32,7 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
-#: the width of ``index`` values in the datapath (passes/schedule.bit_width)
+#: the width of ``index`` values in the datapath (scheduling/list_schedule.bit_width)
 INDEX_WIDTH = 32
 
 

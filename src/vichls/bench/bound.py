@@ -40,7 +40,7 @@ inputs=...)``, as ``bench`` does for the call it simulates), a bound left incomp
 computed again by running the function concretely on them (``bound_of_function``): row
 starts read from an input, while loops over arrays the kernel fills itself, are then
 counted for that call. Latencies and occupancies come from the operator library
-through ``passes/schedule.op_kind``/``op_cost``; chaining delays are ignored (they can only
+through ``scheduling/list_schedule.op_kind``/``op_cost``; chaining delays are ignored (they can only
 add cycles). Two scheduler facts are assumed: an iteration of a loop that stays in the IR
 takes at least one cycle, and a memory serves one access per port per cycle. The ports and
 dividers are the design's own (the scheduler's choices, read off the prepared IR), so the

@@ -2,29 +2,29 @@
 
 ``compile_fpga(module)`` clones the module, then runs, in memory:
 
-1. preparation on the loop level: inline calls (passes/inline_calls), partitioning
-   (passes/partition_arrays), xDSL's ``lower-affine`` (passes/lower_affine_fpga), 0-d
-   store-to-load forwarding (passes/forward_scalar_stores), value numbering of
-   expressions and loads (passes/value_numbering), forwarding of array elements with
-   identical indices (passes/forward_array_stores), loop-invariant code motion
-   (passes/hoist_loop_invariants, again after passes/reassociate_products), scalar replacement (passes/scalar_replacement), load
-   rotation (passes/rotate_loads: arrays a loop only reads are read one iteration
-   ahead), reassociation of add chains (passes/reassociate), dead-op removal and the
-   predication of short ifs (passes/predicate_ifs) and the binding of multipliers that
-   groups running one after another share (passes/bind_multipliers);
+1. preparation on the loop level: inline calls (transforms/fpga/inline_calls), partitioning
+   (transforms/loop/partition_arrays), xDSL's ``lower-affine`` (transforms/fpga/lower_affine_fpga), 0-d
+   store-to-load forwarding (transforms/fpga/forward_scalar_stores), value numbering of
+   expressions and loads (transforms/fpga/value_numbering), forwarding of array elements with
+   identical indices (transforms/fpga/forward_array_stores), loop-invariant code motion
+   (transforms/fpga/hoist_loop_invariants, again after transforms/fpga/reassociate_products), scalar replacement (transforms/fpga/scalar_replacement), load
+   rotation (transforms/fpga/rotate_loads: arrays a loop only reads are read one iteration
+   ahead), reassociation of add chains (transforms/fpga/reassociate), dead-op removal and the
+   predication of short ifs (transforms/fpga/predicate_ifs) and the binding of multipliers that
+   groups running one after another share (transforms/fpga/bind_multipliers);
 2. instruction level: list scheduling with chaining per straight-line segment
-   (passes/schedule; a predicated if's ops are part of it), and modulo scheduling of pipelined loops
-   (passes/modulo_schedule), timing from vichls.targets.oplib;
+   (scheduling/list_schedule; a predicated if's ops are part of it), and modulo scheduling of pipelined loops
+   (scheduling/modulo_schedule), timing from vichls.targets.oplib;
 3. structural level: one component with cells, datapath, static groups and a control
-   tree (passes/build_structural; a pipelined loop is one group whose iterations
+   tree (conversion/to_structural/build_structural; a pipelined loop is one group whose iterations
    overlap), then control compilation to one FSM with zero-cycle transitions between
-   steps and a small controller per pipeline (passes/compile_control);
+   steps and a small controller per pipeline (structural/compile_control);
 4. the Verilog printer with the primitives of rtl_templates/ (vichls/backend/verilog/printer.py).
 
 The report (latency, loops, interface, resources, operators) is computed from the same
 scheduled IR and the same operator library.
 
-Partitioned arrays (passes/partition_arrays, run on the loop level before this back end)
+Partitioned arrays (transforms/loop/partition_arrays, run on the loop level before this back end)
 need nothing special here: each bank of a parameter is its own function argument named
 ``<array>_<bank>``, hence its own ap_memory port set and its own scheduler port, and each
 bank of a local array its own RAM (or register when 0-d). The design's signature is the

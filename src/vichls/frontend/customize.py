@@ -252,7 +252,7 @@ class Schedule:
         module = self.kernel.module()
         # partitioning is a hardware choice: recorded on the IR, applied by the FPGA back
         # end; recorded first, so that pipelining sees the banks it will get
-        # (passes/loop_flatten_guarded)
+        # (transforms/loop/loop_flatten_guarded)
         request_partitions(module, [(d.args[0], dict(d.options)["kind"], dict(d.options)["dim"],
                                      dict(d.options)["factor"])
                                     for d in self.directives if d.kind == "partition"])

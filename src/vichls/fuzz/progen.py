@@ -613,7 +613,7 @@ class _Generator:
         lines += self.block(body, indent + 1, self.rng.randint(1, 3))
         if extra is not None and self.rng.random() < 0.4:
             # the condition's reads again right after the loop (which the FPGA back end
-            # may serve from registers the condition wrote: passes/forward_while_exit_loads)
+            # may serve from registers the condition wrote: transforms/fpga/forward_while_exit_loads)
             lines += [f"{pad}if {extra}:"] + self.block(s.child(), indent + 1, 1)
         return lines
 

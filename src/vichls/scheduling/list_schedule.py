@@ -242,7 +242,7 @@ def mul_unit(op: Operation) -> tuple[str, dict[str, int]] | None:
     return primitive, params
 
 
-#: On a division in a pipelined loop: it gets a fully pipelined divider (passes/modulo_schedule).
+#: On a division in a pipelined loop: it gets a fully pipelined divider (scheduling/modulo_schedule).
 #: On a multiply by a variable: the index of the multiplier cell of its kind it is built on
 #: (transforms/fpga/bind_multipliers.py); the number of multiplies sharing that cell
 

@@ -1,11 +1,11 @@
 """Modulo scheduling of pipelined loops (iterative modulo scheduling, with chaining).
 
-Why: a loop marked ``vichls.pipeline = II`` (passes/loop_pipeline) starts an iteration
+Why: a loop marked ``vichls.pipeline = II`` (transforms/loop/loop_pipeline) starts an iteration
 every II cycles. One iteration's operations get a schedule (cycle offsets from the
 iteration's start) such that the overlapping iterations never use one memory port in the
 same cycle, a non-pipelined unit (the divider) is free again when the next iteration needs
 it, and every dependence holds, including those between iterations: through memory (from
-passes/dependence, exact for affine indices, conservative otherwise) and through scalars
+analysis/dependence, exact for affine indices, conservative otherwise) and through scalars
 kept in registers (0-d memrefs).
 
 What, for each pipelined ``scf.for``:
@@ -32,7 +32,7 @@ What, for each pipelined ``scf.for``:
    ``vichls.ii_reason`` when the II is above the one asked for (which memory, recurrence
    or unit).
 
-Chaining follows passes/schedule: a combinational operation may run in the cycle its
+Chaining follows scheduling/list_schedule: a combinational operation may run in the cycle its
 operands become ready while the path delay stays within the clock budget.
 
 Assumes the IR after lower-affine and the loop-level preparation; the pipelined body holds

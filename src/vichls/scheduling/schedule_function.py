@@ -34,7 +34,7 @@ from vichls.dialects.attributes import CYCLE_ATTR, DECIDED_ATTR, READY_ATTR
 
 def schedule_module(module: ModuleOp, clock_period_ns: float) -> None:
     """Annotate every scheduled op with its cycle and ready cycle within its segment (or,
-    in a pipelined loop, within its iteration: passes/modulo_schedule)."""
+    in a pipelined loop, within its iteration: scheduling/modulo_schedule)."""
     budget = clock_period_ns - oplib.register_reserve_ns()
 
     def visit(op: Operation):

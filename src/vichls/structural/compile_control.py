@@ -321,7 +321,7 @@ class ControlCompiler:
         """With a registered exit test (``exit_test``), the register that holds the
         counter's next value (counter + step), written with the counter: the test is then
         one compare of two registers, and the back edge copies it into the counter. The
-        counter's range leaves room for it (passes/build_structural.counter_span); None
+        counter's range leaves room for it (conversion/to_structural/build_structural.counter_span); None
         for loops whose test is not registered."""
         if not self.registered_exit(op):
             return None

@@ -9,7 +9,7 @@ values carried from cycle to cycle in stage registers; the ops of a predicated i
 part of the segment around it, predicated the same way) and a control tree mirroring the
 loops and the other ifs.
 
-Binding is one unit per op, except the pipelined multipliers that passes/bind_multipliers
+Binding is one unit per op, except the pipelined multipliers that transforms/fpga/bind_multipliers
 shares between groups: a unit's inputs are wired continuously to its operands (a shared
 multiplier's, to those of the multiply issuing in the current group cycle). Storage: a 0-d memref is a register (``vichls_reg``), an
 N-d local is a RAM (``vichls_ram``, or ``vichls_ram_lut`` where the device keeps small
@@ -263,7 +263,7 @@ class StructuralBuilder:
         self.ports: dict[str, SSAValue] = {}
         self.needs: dict[SSAValue, bool] = {}  # values kept in a register: read by control?
         self.pipeline_ii: dict[str, int] = {}  # pipelined group -> its II
-        #: (primitive, parameters, unit index) -> the multiplier cell (passes/bind_multipliers)
+        #: (primitive, parameters, unit index) -> the multiplier cell (transforms/fpga/bind_multipliers)
         self.multipliers: dict[tuple, st.CellOp] = {}
         self.predicate: tuple = ()  # (condition, polarity) of the ifs around the op built
         self.stream_sides: dict[tuple, StreamSide] = {}  # (stream value, "get"/"put") -> side
@@ -850,7 +850,7 @@ class StructuralBuilder:
                                   ("p", "out", width)])
                 self.clock_enable(cell)
                 self.multipliers[key] = cell
-            # a shared cell (passes/bind_multipliers) takes the operands of the group
+            # a shared cell (transforms/fpga/bind_multipliers) takes the operands of the group
             # issuing in this cycle
             g = self.guard(group, cycle) if SHARERS_ATTR in op.attributes else None
             self.top.add_op(st.AssignOp.build(operands=[cell.port("a"), arg(0), g]))

@@ -7,7 +7,7 @@ the DSE would reject the point for the budget. Vitis HLS shares functional units
 states the same way.
 
 What: the ops of a function are grouped as the structural level groups them: one group per
-straight-line segment outside pipelined loops (passes/schedule.split_block, predicated ifs
+straight-line segment outside pipelined loops (scheduling/list_schedule.split_block, predicated ifs
 included) and one per pipelined loop. Within a group every pipelined multiply keeps its
 own cell (a pipelined iteration uses all of them in overlapping cycles); across groups the
 k-th multiply of a kind (``schedule.mul_unit``: primitive and parameters) in each group uses
@@ -23,7 +23,7 @@ component runs its groups one after another. Only on devices whose multiplier in
 has room for the multiplexer (``oplib.Device.share_multipliers``).
 
 Assumes the loop-level IR of the FPGA preparation, right before scheduling, after
-passes/predicate_ifs.
+transforms/fpga/predicate_ifs.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ A[idx]`` with the very same index values (SSA identity, so value numbering must 
 is replaced by ``v``; a store to A with other indices may alias and forgets what was known
 of A. A store to ``A[idx]`` that a later store to ``A[idx]`` overwrites with no load of A
 (any index) in between is removed. Any op with regions ends what is known (it may access
-A inside). 0-d memrefs are passes/forward_scalar_stores' business.
+A inside). 0-d memrefs are transforms/fpga/forward_scalar_stores' business.
 
 Assumes the IR after lower-affine (memref.load/store on index values) and that arrays are
 not aliased (docs/ir.md: distinct memrefs are distinct arrays).

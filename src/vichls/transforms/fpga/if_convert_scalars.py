@@ -2,11 +2,11 @@
 selects, in pipelined loops, in the conditions of while loops, and where the code after the
 update reads the register back.
 
-Why: in a pipelined iteration an ``scf.if`` is predicated, not branched (passes/
+Why: in a pipelined iteration an ``scf.if`` is predicated, not branched (scheduling/
 modulo_schedule), but a conditional store to a 0-d memref (a scalar in a register) still
 orders every access to that register after the condition, and a store under a condition
 cannot be forwarded to the loads that follow it. ``acc = 0`` under ``if first`` (what
-passes/loop_flatten_guarded makes of a flattened ``acc = 0; for k: acc += ...``) then
+transforms/loop/loop_flatten_guarded makes of a flattened ``acc = 0; for k: acc += ...``) then
 splits the accumulation into a guarded write and a read one cycle later: II=2. As a
 select, ``acc = first ? 0 : acc`` forwards into the accumulation and the loop reaches
 II=1.
@@ -22,7 +22,7 @@ array load is left as it is (the load must stay predicated to keep its address i
 The condition code of a ``while`` loop outside pipelines (its ``before`` region) is
 converted the same way, and there an if may also hold array loads that cannot leave their
 memory's range: a memory of 2^n words has an n-bit address, so any index names one of its
-words, and an index whose value range (passes/value_ranges) lies inside its dimension, a
+words, and an index whose value range (analysis/value_ranges) lies inside its dimension, a
 loop counter over the array, names one too. The load then runs speculatively; its value
 is used only where the condition holds.
 That is the short-circuit ``while k > 0 and p[k] != t[i]`` (the front end gives ``and`` a
@@ -34,7 +34,7 @@ unconditional, it would cost its latency where the branch would not have run.)
 Elsewhere outside pipelines, an if whose regions hold only arith ops and 0-d loads and
 stores is converted when the code after it in its block reads a register it writes:
 ``if p[m] == t[i]: m += 1`` followed by ``if m >= 4``. The select then forwards into
-that read (passes/forward_scalar_stores), where a predicated write would be read back a
+that read (transforms/fpga/forward_scalar_stores), where a predicated write would be read back a
 cycle later. An update nothing reads back in the block (``if c < best: best = c``) stays
 predicated: a select would only add a multiplexer.
 
@@ -94,7 +94,7 @@ def _scalar_only(branch: scf.IfOp) -> bool:
 
 
 def _cheap(op: Operation) -> bool:
-    """An arith op that costs no unit and at most a cycle (what passes/predicate_ifs
+    """An arith op that costs no unit and at most a cycle (what transforms/fpga/predicate_ifs
     predicates): unconditional outside a pipeline, it adds no latency where the branch
     would not have run."""
     kind = op_kind(op)
@@ -127,7 +127,7 @@ def _convertible(branch: scf.IfOp, speculate_loads: bool) -> bool:
 
 def _read_back(branch: scf.IfOp) -> bool:
     """Whether the code after ``branch`` in its block reads a register the branch writes
-    (then the select forwards into that read, passes/forward_scalar_stores)."""
+    (then the select forwards into that read, transforms/fpga/forward_scalar_stores)."""
     written = {op.memref for op in branch.walk() if isinstance(op, memref.StoreOp)}
     after = branch.next_op
     while after is not None:

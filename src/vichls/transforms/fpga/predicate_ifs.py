@@ -4,11 +4,11 @@ them, guarded by the condition, instead of taking states of their own.
 Why: the control gives every branch of an ``scf.if`` its own group, so a branch costs at
 least one cycle and an FSM state, and consecutive ifs run one after another. A store to a
 partitioned array from a loop left rolled is such a chain: ``y[i] = 0`` with ``y`` split
-in 21 cyclic banks is 21 ifs ``if i % 21 == k: y_k[i // 21] = 0`` (passes/
+in 21 cyclic banks is 21 ifs ``if i % 21 == k: y_k[i // 21] = 0`` (transforms/loop/
 partition_arrays), 21 cycles per iteration where one suffices, since the stores go to
 different memories. Predicated, the stores are scheduled side by side in the segment and
 each memory's write enable is its state's cycle AND its condition, as in a pipelined
-iteration (passes/modulo_schedule).
+iteration (scheduling/modulo_schedule).
 
 What: every ``scf.if`` without results, outside pipelined loops, whose regions hold only
 operations that take at most one cycle and need no unit of their own (wires, adders,

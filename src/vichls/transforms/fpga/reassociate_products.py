@@ -5,7 +5,7 @@ Why: Python multiplies left to right, so syr2k's ``A[j][k] * alpha * B[i][k]`` i
 ``(A[j][k] * alpha) * B[i][k]``: two multipliers in the ``j`` loop, although
 ``alpha * B[i][k]`` does not change with ``j``. Two's-complement multiplication is
 associative and commutative (wrapping changes nothing), so ``A[j][k] * (alpha * B[i][k])``
-is bit-identical, and passes/hoist_loop_invariants moves ``alpha * B[i][k]`` before the
+is bit-identical, and transforms/fpga/hoist_loop_invariants moves ``alpha * B[i][k]`` before the
 loop: one multiplier per term in the loop instead of two. Fewer multipliers in a loop body
 means fewer DSP blocks per unrolled copy and a shorter iteration.
 

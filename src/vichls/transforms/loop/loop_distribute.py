@@ -1,7 +1,7 @@
 """Distribute a loop over the inner loops in its body: one copy of the loop per inner loop.
 
 Why: a pipelined inner loop flattens into the loop around it only when it is that loop's
-only loop (passes/loop_flatten_guarded). ``for i: tmp[i] = 0; for j: ...; for j: ...``
+only loop (transforms/loop/loop_flatten_guarded). ``for i: tmp[i] = 0; for j: ...; for j: ...``
 (atax) holds two, so each row runs two short pipelines, filling and draining both, and
 at a few iterations per row the fill and drain cost more than the iterations do. Split
 into ``for i: tmp[i] = 0; for j: ...`` and ``for i: for j: ...``, each nest flattens into

@@ -28,7 +28,7 @@ a recurrence through memory (scalar replacement does this for a loop whose index
 invariant, but in the flat loop ``i`` moves).
 
 A trip count Ni that is not a power of two makes the two variables a division and a
-remainder by a constant (magic products after passes/div_by_constant, a multiplier and
+remainder by a constant (magic products after transforms/fpga/div_by_constant, a multiplier and
 some pipeline depth, once for the whole loop). Such a nest is flattened only when every
 array written in it is accessed at one index expression: an access at another index
 (``A[i - 1][j]`` after ``A[i][j]``) may be a dependence that draining the pipeline between
@@ -162,7 +162,7 @@ def _hoisting_lost(outer: affine.ForOp, inner: affine.ForOp, registers: dict,
     ``k``, read again for every ``j``), so many from one bank (the partition requests on
     the function say which) that the II they allow falls below the one the inner loop's
     own accesses allow: left as a loop, its invariant loads are hoisted out of it
-    (passes/hoist_loop_invariants); flat, they would hold the II up (2mm). Elements kept in
+    (transforms/fpga/hoist_loop_invariants); flat, they would hold the II up (2mm). Elements kept in
     registers (``registers``: array -> index keys) count as the read and the write at the
     ends of a row, which take their bank's ports in every iteration (a row of six
     ``C[i][j]`` in one memory would hold the II at 6)."""
@@ -419,7 +419,7 @@ def flatten_guarded(outer: affine.ForOp, inner: affine.ForOp) -> affine.ForOp | 
         return None
     # the first values of the registers load an element that the outer iteration accesses
     # anyway (_promotable), so loading it in every iteration of the flat loop stays in
-    # range; only the register's update is guarded (a select, passes/if_convert_scalars)
+    # range; only the register's update is guarded (a select, transforms/fpga/if_convert_scalars)
     elements = [(array, key) for array, keys in promoted.items() for key in keys]
     elements.sort(key=lambda e: _first_access_position(e[0], e[1], ops))
     speculative = {_promote(array, key, outer, inner) for array, key in elements}

@@ -1,7 +1,7 @@
 """Mark a loop for pipelining, and fully unroll the loops inside it (the pipeline directive).
 
 Why: a pipelined loop starts a new iteration every II cycles while earlier ones are still
-running; the instruction level (passes/modulo_schedule) schedules one iteration's
+running; the instruction level (scheduling/modulo_schedule) schedules one iteration's
 operations so that overlapping iterations never compete for a memory port or a unit. That
 needs the iteration to be straight-line code (ifs are fine: the scheduler predicates
 them), so, as Vitis HLS does, every loop inside a pipelined loop is unrolled completely.
@@ -9,11 +9,11 @@ them), so, as Vitis HLS does, every loop inside a pipelined loop is unrolled com
 What: ``pipeline_loop(loop, ii)`` fully unrolls each ``affine.for`` nested in ``loop`` (an
 ``affine.for``, or an ``scf.for`` whose bounds are not constants), innermost first; then,
 as Vitis HLS flattens a pipelined loop into a perfect or semi-perfect nest around it,
-flattens it into the loops around it while passes/loop_flatten_guarded can (constant
+flattens it into the loops around it while transforms/loop/loop_flatten_guarded can (constant
 bounds, only straight-line code beside it; a loop around it that holds other inner loops
-too is first split by passes/loop_distribute where that keeps the results); and sets ``vichls.pipeline = ii`` (the
+too is first split by transforms/loop/loop_distribute where that keeps the results); and sets ``vichls.pipeline = ii`` (the
 initiation interval asked for) on the resulting loop, which it returns. The attribute
-survives lowering (passes/lower_affine_fpga keeps loop attributes).
+survives lowering (transforms/fpga/lower_affine_fpga keeps loop attributes).
 
 Assumes the loop-level IR of docs/ir.md. Raises LoopTransformError when an inner loop
 cannot be unrolled (its bounds are not constants, or it is a ``while``: a loop with
