@@ -5,7 +5,7 @@ divider with a rounding correction), simulated against Python's rounding."""
 from __future__ import annotations
 
 import numpy as np
-from test_pass_prepare import parse
+from ir_text import parse
 
 from vichls.flows.sim import SimDesign, build_simulation, icarus_available
 from vichls.driver.fpga import compile_fpga

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_pass_prepare import ops_named, parse
+from ir_text import ops_named, parse
 
 from e2e import assert_outcome, run_batch
 from vichls import int32, kernel

@@ -3,7 +3,7 @@ multi-cycle latencies, memory ordering, parallel issue; on abstract graphs and o
 
 from __future__ import annotations
 
-from test_pass_prepare import parse
+from ir_text import parse
 
 from vichls.targets import oplib
 from vichls.scheduling.schedule_function import schedule_module
