@@ -1,14 +1,12 @@
 """Tests of the list scheduler: chaining under the clock period, memory-port limits,
-multi-cycle latencies, memory ordering, parallel issue; on abstract graphs and on IR."""
+multi-cycle latencies, memory ordering, parallel issue, on abstract graphs (on IR text:
+tests/filecheck/schedule*.mlir)."""
 
 from __future__ import annotations
 
-from ir_text import parse
 
 from vichls.targets import oplib
-from vichls.scheduling.schedule_function import schedule_module
-from vichls.scheduling.list_schedule import Node, schedule_nodes, segment_length, split_block
-from vichls.dialects.attributes import CYCLE_ATTR, READY_ATTR
+from vichls.scheduling.list_schedule import Node, schedule_nodes
 
 ADD = oplib.cost("add", 32)
 
@@ -61,46 +59,3 @@ def test_memory_order_store_after_load():
     assert placed[1].cycle >= placed[0].cycle + 1
 
 
-BODY = """
-builtin.module {
-  func.func @f(%A: memref<8xi32>, %B: memref<8xi32>, %C: memref<8xi32>, %k: i32) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c8 = arith.constant 8 : index
-    scf.for %i = %c0 to %c8 step %c1 {
-      %a = memref.load %A[%i] : memref<8xi32>
-      %b = memref.load %B[%i] : memref<8xi32>
-      %c = memref.load %C[%i] : memref<8xi32>
-      %s = arith.addi %a, %b : i32
-      %t = arith.addi %s, %k : i32
-      %u = arith.addi %t, %c : i32
-      memref.store %u, %C[%i] : memref<8xi32>
-      scf.yield
-    }
-    func.return
-  }
-}"""
-
-
-def test_ir_schedule_loads_in_parallel_and_chains_adds():
-    m = parse(BODY)
-    schedule_module(m, 10.0)
-    loop = next(op for op in m.walk() if op.name == "scf.for")
-    (segment,) = split_block(loop.body.block)
-    cycle = {op.results[0].name_hint if op.results else op.name: op.attributes[CYCLE_ATTR].value.data
-             for op in segment}
-    assert cycle["a"] == cycle["b"] == 0  # different memories: same cycle
-    assert cycle["c"] == 0
-    assert cycle["s"] == cycle["t"] == cycle["u"] == 1  # chained in one cycle
-    assert cycle["memref.store"] == 1  # the store of C after its load, same cycle as the adds
-    assert segment_length(segment) == 2
-    assert all(op.attributes[READY_ATTR].value.data >= op.attributes[CYCLE_ATTR].value.data for op in segment)
-
-
-def test_short_clock_period_splits_the_chain():
-    m = parse(BODY)
-    schedule_module(m, 3.0)  # 2 ns budget: one add per cycle
-    loop = next(op for op in m.walk() if op.name == "scf.for")
-    (segment,) = split_block(loop.body.block)
-    cycle = {op.results[0].name_hint: op.attributes[CYCLE_ATTR].value.data for op in segment if op.results}
-    assert cycle["s"] < cycle["t"] < cycle["u"]
