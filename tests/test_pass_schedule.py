@@ -57,5 +57,3 @@ def test_memory_order_store_after_load():
     ]
     placed = schedule_nodes(nodes, 9.0)
     assert placed[1].cycle >= placed[0].cycle + 1
-
-
