@@ -20,9 +20,9 @@ from vichls.fuzz.progen import build_program, make_args
 @pytest.fixture
 def wrong_cpu(monkeypatch):
     """A CPU build whose return value is off by one whenever the source holds a '%'."""
-    import vichls.cpu
+    import vichls.driver.cpu
 
-    real = vichls.cpu.compile_cpu
+    real = vichls.driver.cpu.compile_cpu
 
     def compile_cpu(module):
         compiled = real(module)
@@ -35,7 +35,7 @@ def wrong_cpu(monkeypatch):
 
         return call
 
-    monkeypatch.setattr(vichls.cpu, "compile_cpu", compile_cpu)
+    monkeypatch.setattr(vichls.driver.cpu, "compile_cpu", compile_cpu)
 
 
 def _program_with_remainder() -> int:
@@ -335,12 +335,12 @@ def test_a_design_that_breaks_the_batch_build_is_blamed_alone():
 
 
 def test_a_crash_seen_before_is_not_shrunk_again(monkeypatch, tmp_path):
-    import vichls.cpu
+    import vichls.driver.cpu
 
     def compile_cpu(module):
         raise RuntimeError("injected")
 
-    monkeypatch.setattr(vichls.cpu, "compile_cpu", compile_cpu)
+    monkeypatch.setattr(vichls.driver.cpu, "compile_cpu", compile_cpu)
     monkeypatch.setattr(fuzz, "SHRINK_ROUNDS", 1)
     monkeypatch.setattr(fuzz, "SHRINK_CANDIDATES", 4)
     messages = []
