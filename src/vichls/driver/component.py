@@ -127,7 +127,8 @@ def compile_component(work: ModuleOp, clock_period_ns: float, *, task_mode: bool
     structural = build_structural(work, top, banked_sig, task_mode)
     timing = control_timing(top, structural)  # read before control compilation
     structural_view = structural.clone() if keep_view else None
-    pipelines.run_passes(pipelines.compile_control(task_mode), structural)
+    pipelines.run_passes(pipelines.compile_control(oplib.current_device().name, task_mode),
+                         structural)
     report = make_report(top, banked_sig, timing, structural, clock_period_ns)
     add_partitions_to_report(report, top, sig)
     return CompiledComponent(sig, structural, structural_view, report,

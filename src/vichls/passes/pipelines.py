@@ -105,12 +105,13 @@ def fpga_prepare(device: str) -> list[ModulePass]:
     return [
         InlineCallsPass(), ApplyPartitionsPass(), CheckStreamDepthsPass(),
         HoistLocalStreamsPass(), UnrollInPipelinesPass(), LowerAffineFpgaPass(),
-        IfConvertScalarsPass(), ForwardScalarStoresPass(), ValueNumberingPass(),
+        IfConvertScalarsPass(device=device), ForwardScalarStoresPass(), ValueNumberingPass(),
         HoistLoopInvariantsPass(), ReassociateProductsPass(), ValueNumberingPass(),
         ForwardArrayStoresPass(), ScalarReplacementPass(), ForwardScalarStoresPass(),
-        ForwardWhileExitLoadsPass(), RotateLoadsPass(), DivByConstantPass(),
-        ShiftAddProductsPass(device=device), ReassociatePass(), NarrowPass(),
-        ValueNumberingPass(), RemoveDeadOpsPass(), PredicateIfsPass(), BindMultipliersPass(),
+        ForwardWhileExitLoadsPass(), RotateLoadsPass(), DivByConstantPass(device=device),
+        ShiftAddProductsPass(device=device), ReassociatePass(device=device), NarrowPass(),
+        ValueNumberingPass(), RemoveDeadOpsPass(), PredicateIfsPass(device=device),
+        BindMultipliersPass(device=device),
     ]
 
 
@@ -118,13 +119,13 @@ def fpga_schedule(device: str, clock_period_ns: float) -> list[ModulePass]:
     return [SchedulePass(clock_period_ns=clock_period_ns, device=device)]
 
 
-def compile_control(task_mode: bool = False) -> list[ModulePass]:
-    return [ControlToFsmPass(task_mode=task_mode), InsertStallPass()]
+def compile_control(device: str, task_mode: bool = False) -> list[ModulePass]:
+    return [ControlToFsmPass(task_mode=task_mode, device=device), InsertStallPass()]
 
 
 def fpga(device: str, clock_period_ns: float) -> list[ModulePass]:
-    return [*fpga_prepare(device), *fpga_schedule(device, clock_period_ns), ToStructuralPass(),
-            *compile_control()]
+    return [*fpga_prepare(device), *fpga_schedule(device, clock_period_ns),
+            ToStructuralPass(device=device), *compile_control(device)]
 
 
 def cpu_lower() -> list[ModulePass]:
@@ -173,13 +174,14 @@ PIPELINES: dict[str, type[ModulePass]] = {
 
 @dataclass(frozen=True)
 class CompileControlPipeline(ModulePass):
-    """``compile-control``: control-to-fsm, insert-stall. Options: task_mode."""
+    """``compile-control``: control-to-fsm, insert-stall. Options: task_mode, device."""
 
     name = "compile-control"
     task_mode: bool = False
+    device: str = "xc7"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        run_passes(compile_control(self.task_mode), op)
+        run_passes(compile_control(self.device, self.task_mode), op)
 
 
 @dataclass(frozen=True)

@@ -642,10 +642,13 @@ def compile_control(module: ModuleOp, task_mode: bool = False) -> None:
 @dataclass(frozen=True)
 class ControlToFsmPass(ModulePass):
     """``control-to-fsm``: every component's control tree becomes its FSM (see above).
-    Options: ``task_mode``, for the component of a dataflow task."""
+    Options: ``task_mode``, for the component of a dataflow task; ``device`` (its FSM encoding
+    and loop tests)."""
 
     name = "control-to-fsm"
+    device: str = "xc7"  # the operator library's device (its costs and choices)
     task_mode: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        compile_control(op, self.task_mode)
+        with oplib.use_device(self.device):
+            compile_control(op, self.task_mode)

@@ -1066,17 +1066,19 @@ def build_structural(module: ModuleOp, function: func.FuncOp, signature: KernelS
 class ToStructuralPass(ModulePass):
     """``to-structural``: the module's scheduled top kernel becomes its structural component,
     which then is all the module holds. Assumes fpga-prepare and fpga-schedule have run.
-    Options: ``task_mode``, the component of a dataflow task (see above).
+    Options: ``task_mode``, the component of a dataflow task (see above); ``device``.
 
     The FPGA driver calls ``build_structural`` itself, because its report reads both the
     loop level and the structural level; this pass serves ``vichls-opt`` and IR tests."""
 
     name = "to-structural"
     task_mode: bool = False
+    device: str = "xc7"  # the operator library's device (which memories are LUT RAMs)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         top = top_function(op)
-        structural = build_structural(op, top, signature_of(top), self.task_mode)
+        with oplib.use_device(self.device):
+            structural = build_structural(op, top, signature_of(top), self.task_mode)
         for old in list(op.body.block.ops):
             old.detach()
             old.erase(safe_erase=False)

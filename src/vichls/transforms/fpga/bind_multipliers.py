@@ -86,6 +86,8 @@ class BindMultipliersPass(ModulePass):
     """Share pipelined multipliers between groups that run one after another."""
 
     name = "bind-multipliers"
+    device: str = "xc7"  # the operator library's device (its costs and choices)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        bind_multipliers(op)
+        with oplib.use_device(self.device):
+            bind_multipliers(op)

@@ -599,6 +599,8 @@ class DivByConstantPass(ModulePass):
     """Divisions and remainders by constants become multiplications and shifts."""
 
     name = "div-by-constant"
+    device: str = "xc7"  # the operator library's device (its costs and choices)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        div_by_constant(op)
+        with oplib.use_device(self.device):
+            div_by_constant(op)

@@ -53,6 +53,7 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 
+from vichls.targets import oplib
 from vichls.analysis.loop_utils import in_pipeline, pipeline_ii
 from vichls.transforms.fpga.predicate_ifs import PREDICABLE_KINDS
 from vichls.scheduling.list_schedule import is_scalar_memref, op_cost, op_kind
@@ -207,6 +208,8 @@ class IfConvertScalarsPass(ModulePass):
     """Turn ifs of cheap scalar updates into selects where that saves cycles."""
 
     name = "if-convert-scalars"
+    device: str = "xc7"  # the operator library's device (its costs and choices)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if_convert_scalars(op)
+        with oplib.use_device(self.device):
+            if_convert_scalars(op)

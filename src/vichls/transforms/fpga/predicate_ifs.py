@@ -31,6 +31,7 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.passes import ModulePass
 
+from vichls.targets import oplib
 from vichls.analysis.loop_utils import in_pipeline
 from vichls.scheduling.list_schedule import is_predicated, op_cost, op_kind
 from vichls.dialects.attributes import PREDICATED_ATTR
@@ -86,6 +87,8 @@ class PredicateIfsPass(ModulePass):
     """Mark short ifs outside pipelines as predicated."""
 
     name = "predicate-ifs"
+    device: str = "xc7"  # the operator library's device (its costs and choices)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        predicate_ifs(op)
+        with oplib.use_device(self.device):
+            predicate_ifs(op)

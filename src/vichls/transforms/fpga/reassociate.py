@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from vichls.targets import oplib
 from vichls.scheduling.list_schedule import is_scalar_memref, op_cost, op_kind
 
 _LATE = 1 << 30
@@ -138,6 +139,8 @@ class ReassociatePass(ModulePass):
     """Rebalance chains of additions (a loop-carried sum adds last)."""
 
     name = "reassociate"
+    device: str = "xc7"  # the operator library's device (its costs and choices)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        reassociate(op)
+        with oplib.use_device(self.device):
+            reassociate(op)
