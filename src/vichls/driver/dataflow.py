@@ -37,13 +37,12 @@ from xdsl.dialects import comb, func, hw
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerType, ModuleOp, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 
+from vichls.passes import pipelines
 from vichls.targets import oplib
 from vichls.driver.component import FpgaDesign, compile_component
 from vichls.dialects import graph
 from vichls.dialects import structural as st
 from vichls.conversion.to_structural.build_structural import STALL_WIRE, WAITS_PORT
-from vichls.transforms.graph.extract_tasks import extract_tasks
-from vichls.transforms.graph.infer_streams import infer_streams
 from vichls.dialects.attributes import NAME_ATTR, REQUESTS_ATTR, TOP_ATTR
 from vichls.analysis.stream_counts import stream_count, substitute
 from vichls.errors import FpgaError
@@ -63,8 +62,7 @@ def compile_dataflow(module: ModuleOp, clock_period_ns: float):
     signature = signature_of(top)
     interface = top.attributes[graph.DATAFLOW_ATTR]
     chain = isinstance(interface, StringAttr) and interface.data == "ap_ctrl_chain"
-    extract_tasks(work)
-    infer_streams(work)
+    pipelines.run_passes(pipelines.dataflow_graph(), work)
     top = top_function(work)
     tasks = [op for op in top.body.block.ops if isinstance(op, graph.TaskOp)]
     channels = [op for op in top.body.block.ops if isinstance(op, graph.ChannelOp)]

@@ -58,6 +58,9 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "loop-tile": (loop + "loop_tile", "LoopTilePass"),
         "loop-unroll": (loop + "loop_unroll", "LoopUnrollPass"),
         "value-numbering": (fpga + "value_numbering", "ValueNumberingPass"),
+        # the graph level
+        "extract-tasks": ("vichls.transforms.graph.extract_tasks", "ExtractTasksPass"),
+        "infer-streams": ("vichls.transforms.graph.infer_streams", "InferStreamsPass"),
         # the structural level
         "to-structural": ("vichls.conversion.to_structural.build_structural", "ToStructuralPass"),
         "control-to-fsm": ("vichls.structural.compile_control", "ControlToFsmPass"),
@@ -77,6 +80,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "fpga-prepare": ("vichls.passes.pipelines", "FpgaPreparePipeline"),
         "fpga-schedule": ("vichls.passes.pipelines", "FpgaSchedulePipeline"),
         "compile-control": ("vichls.passes.pipelines", "CompileControlPipeline"),
+        "dataflow-graph": ("vichls.passes.pipelines", "DataflowGraphPipeline"),
         "fpga": ("vichls.passes.pipelines", "FpgaPipeline"),
         "cpu-lower": ("vichls.passes.pipelines", "CpuLowerPipeline"),
     }

@@ -36,6 +36,9 @@ and vichls.driver.fpga runs it in memory. Passes transform IR; the ordering rule
 
 ``fpga-schedule``: the instruction level (list and modulo schedules) for a clock period.
 
+``dataflow-graph``: extract-tasks, then infer-streams (which types the channels that
+extraction made); the dataflow driver (driver/dataflow.py) runs it, then compiles each task.
+
 ``compile-control``: on the structural level, control-to-fsm then insert-stall (the stall
 gates the registers and FSM that control-to-fsm made). ``fpga``: the whole way from the
 loop level, fpga-prepare, fpga-schedule, to-structural and compile-control; with
@@ -76,6 +79,8 @@ from vichls.cpu.stream_put_bounds import AnnotateStreamPutBounds
 from vichls.structural.compile_control import ControlToFsmPass
 from vichls.structural.insert_stall import InsertStallPass
 from vichls.transforms.fpga.bind_multipliers import BindMultipliersPass
+from vichls.transforms.graph.extract_tasks import ExtractTasksPass
+from vichls.transforms.graph.infer_streams import InferStreamsPass
 from vichls.transforms.fpga.check_stream_depths import CheckStreamDepthsPass
 from vichls.transforms.fpga.div_by_constant import DivByConstantPass
 from vichls.transforms.fpga.forward_array_stores import ForwardArrayStoresPass
@@ -117,6 +122,10 @@ def fpga_prepare(device: str) -> list[ModulePass]:
 
 def fpga_schedule(device: str, clock_period_ns: float) -> list[ModulePass]:
     return [SchedulePass(clock_period_ns=clock_period_ns, device=device)]
+
+
+def dataflow_graph() -> list[ModulePass]:
+    return [ExtractTasksPass(), InferStreamsPass()]
 
 
 def compile_control(device: str, task_mode: bool = False) -> list[ModulePass]:
@@ -170,6 +179,16 @@ class FpgaSchedulePipeline(ModulePass):
 PIPELINES: dict[str, type[ModulePass]] = {
     p.name: p for p in (FpgaPreparePipeline, FpgaSchedulePipeline)
 }
+
+
+@dataclass(frozen=True)
+class DataflowGraphPipeline(ModulePass):
+    """``dataflow-graph``: extract-tasks, infer-streams."""
+
+    name = "dataflow-graph"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        run_passes(dataflow_graph(), op)
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from xdsl.context import Context
 from xdsl.dialects import affine, arith, func, memref, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -48,6 +49,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
 
 from vichls.dialects import graph
 from vichls.dialects import stream
@@ -531,3 +533,14 @@ def _extract(seg: Segment, name: str, body: Block, free: set[Operation],
     if returned and RET_ATTR in top.attributes:
         task.attributes[RET_ATTR] = top.attributes[RET_ATTR]
     return task, operands
+
+
+@dataclass(frozen=True)
+class ExtractTasksPass(ModulePass):
+    """``extract-tasks``: a top kernel marked ``vichls.dataflow`` becomes its graph of tasks
+    and channels (see above); any other module is left as it is."""
+
+    name = "extract-tasks"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        extract_tasks(op)

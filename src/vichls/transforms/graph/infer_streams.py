@@ -23,6 +23,9 @@ starts at 2 (Vitis's default); the back end deepens FIFOs that bypass other task
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import affine, func, memref
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -35,6 +38,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import SSAValue
+from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from vichls.dialects import graph
@@ -156,3 +160,14 @@ def channel_ends(module: ModuleOp) -> dict[SSAValue, list[tuple[graph.TaskOp, in
             if isinstance(v.owner, graph.ChannelOp):
                 ends.setdefault(v, []).append((task, k))
     return ends
+
+
+@dataclass(frozen=True)
+class InferStreamsPass(ModulePass):
+    """``infer-streams``: every buffer channel of the graph becomes a FIFO (its tasks' accesses
+    become stream gets and puts) or a ping-pong buffer (see above); after extract-tasks."""
+
+    name = "infer-streams"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        infer_streams(op)
