@@ -141,12 +141,20 @@ def find_bands(function: Operation, names: tuple[str, ...], *, in_order: bool
     return bands
 
 
-def on_named_loops(module: Operation, transform) -> None:
-    """Run ``transform(function)`` on the top kernel of ``module`` (IR text, as vichls-opt
-    reads it) with its loops named by their induction variables; what the names do not
-    find is a DirectiveError (file:line:col of the kernel when the IR has it)."""
-    function = top_function(module)
-    name_loops(function, names_from_ir(function))
+def on_named_loops(module: Operation, transform, kernel: str = "") -> None:
+    """Run ``transform(function)`` on the kernel ``kernel`` of ``module`` (default: the
+    top) with its loops named: by the names they already carry (the directive API names
+    them by the kernel's variables first), else by their induction variables (IR text, as
+    vichls-opt reads it). What the names do not find is a DirectiveError (file:line:col of
+    the kernel when the IR has it)."""
+    function = top_function(module) if not kernel else next(
+        (op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == kernel),
+        None)
+    if function is None:
+        raise DirectiveError(f"the module has no kernel named '{kernel}'")
+    named_here = not any(LOOP_NAME in op.attributes for op in function.walk())
+    if named_here:
+        name_loops(function, names_from_ir(function))
     try:
         transform(function)
     except LoopTransformError as e:
@@ -155,4 +163,5 @@ def on_named_loops(module: Operation, transform) -> None:
             if hasattr(loc, "filename") else (None, None, None)
         raise DirectiveError(str(e), *where) from None
     finally:
-        unname_loops(function)
+        if named_here:
+            unname_loops(function)

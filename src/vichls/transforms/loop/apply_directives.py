@@ -1,8 +1,8 @@
 """Apply a Schedule's loop directives (pipeline, unroll, tile, reorder, flatten) to a loop-level module.
 
-What: names the top kernel's loops, then runs the matching transform of each directive
-(transforms/loop/loop_pipeline, loop_unroll, loop_tile, loop_reorder, loop_flatten) on the
-loops it names, in the order the directives were recorded (pipelines last), before any
+What: names the top kernel's loops, then runs the loop pass of each directive
+(loop-pipeline, loop-unroll, loop-tile, loop-reorder, loop-flatten of transforms/loop/) on
+the loops it names, in the order the directives were recorded (pipelines last), before any
 back end sees the module.
 
 Loop names follow the one rule of analysis/loop_names.py: a loop is named by its loop
@@ -21,18 +21,21 @@ and why, at the line where it was recorded.
 from __future__ import annotations
 
 
+from dataclasses import replace
+
+from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
 
 from vichls.dialects.attributes import TOP_ATTR
 from vichls.analysis.loop_names import name_loops, unname_loops
-from vichls.analysis.loop_utils import LoopTransformError
 from vichls.errors import DirectiveError
-from vichls.transforms.loop.loop_flatten import flatten_named
-from vichls.transforms.loop.loop_pipeline import pipeline_named
-from vichls.transforms.loop.loop_reorder import reorder_named
-from vichls.transforms.loop.loop_tile import tile_named
-from vichls.transforms.loop.loop_unroll import unroll_named
+from vichls.transforms.loop.loop_flatten import LoopFlattenPass
+from vichls.transforms.loop.loop_pipeline import LoopPipelinePass
+from vichls.transforms.loop.loop_reorder import LoopReorderPass
+from vichls.transforms.loop.loop_tile import LoopTilePass
+from vichls.transforms.loop.loop_unroll import LoopUnrollPass
 
 LOOP_DIRECTIVES = ("pipeline", "unroll", "tile", "reorder", "flatten")
 
@@ -45,32 +48,18 @@ def _top_function(module: ModuleOp) -> func.FuncOp:
     raise DirectiveError("the module has no top kernel function")
 
 
-class _Applier:
-    def __init__(self, top: func.FuncOp, directive):
-        self.top = top
-        self.d = directive
-
-    def fail(self, why: str) -> DirectiveError:
-        return DirectiveError(f"{self.d.spelled()}: {why}", self.d.filename, self.d.line,
-                              getattr(self.d, "col", None))
-
-    def apply(self) -> None:
-        d, opts = self.d, dict(self.d.options)
-        try:
-            if d.kind == "pipeline":
-                pipeline_named(self.top, d.args[0], opts["ii"])
-            elif d.kind == "unroll":
-                unroll_named(self.top, d.args[0], opts.get("factor"))
-            elif d.kind == "tile":
-                tile_named(self.top, *d.args)
-            elif d.kind == "reorder":
-                reorder_named(self.top, d.args)
-            elif d.kind == "flatten":
-                flatten_named(self.top, d.args)
-            else:
-                raise self.fail("this directive is not a loop transformation")
-        except LoopTransformError as e:
-            raise self.fail(str(e)) from None
+def _pass_of(d) -> ModulePass:
+    """The loop pass that carries out the directive ``d`` (Schedule.directives)."""
+    opts = dict(d.options)
+    if d.kind == "pipeline":
+        return LoopPipelinePass(loop=d.args[0], ii=opts["ii"])
+    if d.kind == "unroll":
+        return LoopUnrollPass(loop=d.args[0], factor=opts.get("factor") or 0)
+    if d.kind == "tile":
+        return LoopTilePass(loop=d.args[0], size=d.args[1])
+    if d.kind == "reorder":
+        return LoopReorderPass(loops=tuple(d.args))
+    return LoopFlattenPass(loops=tuple(d.args))
 
 
 def apply_directives(module: ModuleOp, directives, loop_names: dict[str, str],
@@ -88,6 +77,13 @@ def apply_directives(module: ModuleOp, directives, loop_names: dict[str, str],
     # pipelining goes last, as in Vitis HLS where directives are not ordered: the loop is
     # pipelined as the other directives left it (unrolled by a factor, tiled, ...)
     loop_directives.sort(key=lambda d: d.kind == "pipeline")
-    for d in loop_directives:
-        _Applier(top, d).apply()
-    unname_loops(top)
+    try:
+        for d in loop_directives:
+            pass_ = _pass_of(d)
+            try:
+                replace(pass_, kernel=top.sym_name.data).apply(Context(), module)
+            except DirectiveError as e:  # said at the directive, in its own words
+                raise DirectiveError(f"{d.spelled()}: {e.message}", d.filename, d.line,
+                                     getattr(d, "col", None)) from None
+    finally:
+        unname_loops(top)

@@ -170,6 +170,7 @@ class LoopFlattenPass(ModulePass):
 
     name = "loop-flatten"
     loops: tuple[str, ...]
+    kernel: str = ""  # the kernel whose loops these are (default: the top)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        on_named_loops(op, lambda f: flatten_named(f, self.loops))
+        on_named_loops(op, lambda f: flatten_named(f, self.loops), self.kernel)

@@ -125,6 +125,7 @@ class LoopPipelinePass(ModulePass):
     name = "loop-pipeline"
     loop: str
     ii: int = 1
+    kernel: str = ""  # the kernel whose loops these are (default: the top)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        on_named_loops(op, lambda f: pipeline_named(f, self.loop, self.ii))
+        on_named_loops(op, lambda f: pipeline_named(f, self.loop, self.ii), self.kernel)

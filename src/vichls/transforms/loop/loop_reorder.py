@@ -395,6 +395,7 @@ class LoopReorderPass(ModulePass):
 
     name = "loop-reorder"
     loops: tuple[str, ...]
+    kernel: str = ""  # the kernel whose loops these are (default: the top)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        on_named_loops(op, lambda f: reorder_named(f, self.loops))
+        on_named_loops(op, lambda f: reorder_named(f, self.loops), self.kernel)

@@ -152,6 +152,7 @@ class LoopTilePass(ModulePass):
     name = "loop-tile"
     loop: str
     size: int
+    kernel: str = ""  # the kernel whose loops these are (default: the top)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        on_named_loops(op, lambda f: tile_named(f, self.loop, self.size))
+        on_named_loops(op, lambda f: tile_named(f, self.loop, self.size), self.kernel)

@@ -158,6 +158,7 @@ class LoopUnrollPass(ModulePass):
     name = "loop-unroll"
     loop: str
     factor: int = 0
+    kernel: str = ""  # the kernel whose loops these are (default: the top)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        on_named_loops(op, lambda f: unroll_named(f, self.loop, self.factor or None))
+        on_named_loops(op, lambda f: unroll_named(f, self.loop, self.factor or None), self.kernel)
