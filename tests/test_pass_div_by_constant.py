@@ -17,8 +17,7 @@ import re
 
 import numpy as np
 import pytest
-from xdsl.context import Context
-from xdsl.dialects import arith, builtin, func, memref, scf
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Block, Region
 
@@ -449,67 +448,6 @@ def test_ranged_and_index_dividends_need_no_divider():
     assert not [op for op in _ops(module, arith.SelectOp) if isinstance(op.cond.owner, arith.AndIOp)]
     design = compile_fpga(schedule_of(rolled_over_banks, *ROLLED_OVER_BANKS).module())
     assert "vichls_div" not in design.verilog
-
-
-def parse_function(text: str) -> ModuleOp:
-    from xdsl.parser import Parser
-
-    ctx = Context()
-    for d in (builtin.Builtin, func.Func, arith.Arith, scf.Scf, memref.MemRef):
-        ctx.load_dialect(d)
-    return Parser(ctx, f"builtin.module {{ {text} }}").parse_module()
-
-
-def test_quotient_zero_below_the_divisor():
-    """``j // 25`` and ``j % 25`` for ``j`` in 0..24 are 0 and ``j``: no arithmetic."""
-    module = parse_function("""
-      func.func @f(%out: memref<25xindex>, %rem: memref<25xindex>) {
-        %c0 = arith.constant 0 : index
-        %c1 = arith.constant 1 : index
-        %c25 = arith.constant 25 : index
-        scf.for %j = %c0 to %c25 step %c1 {
-          %q = arith.divui %j, %c25 : index
-          %r = arith.remui %j, %c25 : index
-          memref.store %q, %out[%j] : memref<25xindex>
-          memref.store %r, %rem[%j] : memref<25xindex>
-        }
-        func.return
-      }""")
-    div_by_constant(module)
-    (loop,) = _ops(module, scf.ForOp)
-    stores = [op for op in loop.body.block.ops if isinstance(op, memref.StoreOp)]
-    assert isinstance(stores[0].value.owner, arith.ConstantOp)
-    assert stores[0].value.owner.value.value.data == 0
-    assert stores[1].value is loop.body.block.args[0]
-
-
-def test_floor_division_of_a_non_negative_index():
-    """``arith.floordivsi`` from an affine map (the row of an unrolled loop's access to a
-    partitioned array, ``j floordiv 21`` for ``j`` in 0, 21) is an unsigned division by a
-    magic product, not a 33-cycle divider; by a power of two it stays (a shift), and a
-    dividend that may be negative keeps its floor division."""
-    module = parse_function("""
-      func.func @f(%out: memref<2xindex>, %n: index) {
-        %c0 = arith.constant 0 : index
-        %c4 = arith.constant 4 : index
-        %c21 = arith.constant 21 : index
-        %c42 = arith.constant 42 : index
-        %cm5 = arith.constant -5 : index
-        scf.for %j = %c0 to %c42 step %c21 {
-          %q = arith.floordivsi %j, %c21 : index
-          %p = arith.floordivsi %j, %c4 : index
-          %m = arith.addi %j, %cm5 : index
-          %r = arith.floordivsi %m, %c21 : index
-          %s = arith.addi %q, %p : index
-          %t = arith.addi %s, %r : index
-          memref.store %t, %out[%q] : memref<2xindex>
-        }
-        func.return
-      }""")
-    div_by_constant(module)
-    floors = _ops(module, arith.FloorDivSIOp)
-    assert [op.operands[1].owner.value.value.data for op in floors] == [4, 21], floors
-    assert floors[1].operands[0].owner.name == "arith.addi"  # j - 5 may be negative
 
 
 def _arrays(rng: np.random.Generator, dtype, shapes: list[int]) -> list[np.ndarray]:

@@ -71,7 +71,10 @@ class VichlsOptMain(xDSLOptMain):
     def setup_pipeline(self):
         """xDSL's pipeline, which verifies the ops after every pass; plus, unless
         --disable-verify, the vichls attributes (dialects/attributes.py)."""
-        super().setup_pipeline()
+        try:
+            super().setup_pipeline()
+        except ValueError as e:  # an unknown pass, a missing or mistyped option
+            raise VichlsError(f"-p {self.args.passes}: {e}") from None
         if self.args.disable_verify:
             return
         verify_ops = self.pipeline.callback
@@ -125,6 +128,10 @@ def main(args: Sequence[str] | None = None) -> int:
         return 2
     except DiagnosticException as e:  # the IR does not verify: xDSL shows the op in the IR
         print(f"error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:  # the input or output file
+        place = f"{e.filename}: " if e.filename else ""
+        print(f"vichls-opt: error: {place}{e.strerror or e}", file=sys.stderr)
         return 2
 
 
