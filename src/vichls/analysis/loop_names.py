@@ -8,7 +8,7 @@ tile ("k.outer", "k.inner") still answers to "k" there. ``path_matches`` is that
 alike. On the IR, the names are ``vichls.loop_name`` attributes: ``name_loops`` puts them
 on from a map of induction-variable ids to names (the kernel's, ``KernelTree.loop_names``,
 or for IR text ``names_from_ir``: each loop by its induction variable's SSA name),
-``find_loops`` and ``find_band`` look loops up, and ``unname_loops`` takes the names off.
+``find_loops`` and ``find_bands`` look loops up, and ``unname_loops`` takes the names off.
 
 Why: a directive, a ``vichls-opt -p loop-tile{loop=j size=4}`` and a DSE point must mean
 the same loops.
