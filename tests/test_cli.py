@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from vichls.cli import main
+from vichls.driver.fpga import compile_fpga
+from vichls.frontend.design_file import load_design
 
 ROOT = Path(__file__).resolve().parent.parent
 GEMM = ROOT / "tests" / "data" / "frontend_kernels.py"  # gemm, helper, caller, ...
@@ -192,3 +194,17 @@ def test_the_api_refuses_a_clock_that_is_not_finite():
 
     with pytest.raises(VichlsError):
         compile_fpga(load_file(GEMM)["gemm"].module(), clock_period_ns=float("nan"))
+
+
+def test_the_console_command_flushes_and_exits_with_mains_status(tmp_path):
+    """`vichls` (cli.run) leaves without tearing the interpreter down: what it printed
+    still arrives whole through a pipe, and its exit status is main's."""
+    run = [sys.executable, "-c", "from vichls.cli import run; run()"]
+    ok = subprocess.run([*run, "compile", str(GEMM), "--top", "gemm", "--emit", "verilog"],
+                        capture_output=True, text=True, cwd=tmp_path)
+    assert ok.returncode == 0
+    direct = compile_fpga(load_design(str(GEMM), "gemm").module).verilog
+    assert ok.stdout.rstrip("\n") == direct.rstrip("\n")
+    bad = subprocess.run([*run, "compile", str(tmp_path / "missing.py")], capture_output=True,
+                         text=True, cwd=tmp_path)
+    assert bad.returncode == 2 and "missing.py" in bad.stderr
