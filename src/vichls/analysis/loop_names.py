@@ -26,7 +26,7 @@ from xdsl.ir import Operation
 from vichls.analysis.loop_utils import LoopTransformError, perfect_band
 from vichls.dialects.attributes import LABEL_ATTR as LABEL, LOOP_NAME_ATTR as LOOP_NAME
 from vichls.errors import DirectiveError
-from vichls.signature import top_function
+from vichls.signature import find_function, top_function
 
 
 def is_loop(op: Operation) -> bool:
@@ -147,11 +147,10 @@ def on_named_loops(module: Operation, transform, kernel: str = "") -> None:
     them by the kernel's variables first), else by their induction variables (IR text, as
     vichls-opt reads it). What the names do not find is a DirectiveError (file:line:col of
     the kernel when the IR has it)."""
-    function = top_function(module) if not kernel else next(
-        (op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == kernel),
-        None)
-    if function is None:
-        raise DirectiveError(f"the module has no kernel named '{kernel}'")
+    try:
+        function = find_function(module, kernel) if kernel else top_function(module)
+    except KeyError:
+        raise DirectiveError(f"the module has no kernel named '{kernel}'") from None
     named_here = not any(LOOP_NAME in op.attributes for op in function.walk())
     if named_here:
         name_loops(function, names_from_ir(function))

@@ -31,6 +31,7 @@ from xdsl.passes import ModulePass
 from vichls.dialects.attributes import TOP_ATTR
 from vichls.analysis.loop_names import name_loops, unname_loops
 from vichls.errors import DirectiveError
+from vichls.signature import find_function
 from vichls.transforms.loop.loop_flatten import LoopFlattenPass
 from vichls.transforms.loop.loop_pipeline import LoopPipelinePass
 from vichls.transforms.loop.loop_reorder import LoopReorderPass
@@ -71,8 +72,7 @@ def apply_directives(module: ModuleOp, directives, loop_names: dict[str, str],
     loop_directives = [d for d in directives if d.kind in LOOP_DIRECTIVES]
     if not loop_directives:
         return
-    top = _top_function(module) if function is None else next(
-        op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == function)
+    top = _top_function(module) if function is None else find_function(module, function)
     name_loops(top, loop_names)
     # pipelining goes last, as in Vitis HLS where directives are not ordered: the loop is
     # pipelined as the other directives left it (unrolled by a factor, tiled, ...)
