@@ -1,7 +1,7 @@
 """A resource-constrained lower bound on the cycles of a design, read from its IR.
 
 What: ``cycle_bound(module)`` prepares a copy of the loop-level module exactly as the FPGA
-back end does (``vichls.driver.fpga.prepare``: inlining, partitioning into banks, lower-affine,
+back end does (``vichls.driver.component.prepare``: inlining, partitioning into banks, lower-affine,
 store forwarding, value numbering, hoisting, scalar replacement, load rotation), so the
 bound sees the accesses and operators the design really has, and returns the number of
 cycles below which no schedule of those operations can finish, given the design's own
