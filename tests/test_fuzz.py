@@ -350,3 +350,31 @@ def test_a_crash_seen_before_is_not_shrunk_again(monkeypatch, tmp_path):
     assert report.findings[0].path is not None and report.findings[1].path is None
     assert any("fails like program seed" in m for m in messages)
     assert len(list(tmp_path.glob("fuzz_*.py"))) == 1
+
+
+def test_a_compile_that_hangs_is_reported_unshrunk_and_stops_the_run(monkeypatch, tmp_path):
+    """A compile of a generated program that runs over COMPILE_SECONDS (a latency bound
+    evaluated in exponential time once stalled a whole run) fails as a hang: reported with
+    its program as is, the rest of its batch not counted as checked, and the run stops."""
+    import time
+
+    import vichls.driver.fpga
+    from vichls.fuzz.progen import DEFAULT_DIRECTIVES
+
+    original = vichls.driver.fpga.compile_fpga
+
+    def stuck(module, **kwargs):
+        stuck.calls += 1
+        if stuck.calls == 3:  # the second program's build (each program builds twice)
+            time.sleep(5)  # interrupted by the limit
+        return original(module, **kwargs)
+
+    stuck.calls = 0
+    monkeypatch.setattr(vichls.driver.fpga, "compile_fpga", stuck)
+    monkeypatch.setattr(fuzz, "COMPILE_SECONDS", 1)
+    report = fuzz.run_fuzz(6, 5, regressions=tmp_path, batch_size=3,
+                           directives=DEFAULT_DIRECTIVES)
+    assert [f.kind for f in report.findings] == ["fpga crash: hang"]
+    assert report.findings[0].reduced == report.findings[0].original  # not shrunk
+    assert report.checked == 1  # the hung program; its batch's others and the next batch not
+    assert (tmp_path / f"fuzz_{report.findings[0].program_seed}.py").exists()

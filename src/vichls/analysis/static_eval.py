@@ -82,9 +82,17 @@ class KnownMemory:
 def evaluate(value: SSAValue, env: dict, memory: dict | None = None) -> int | None:
     """The value of an integer or index SSA value from constants and the loop counters in
     ``env`` (as a signed number of its width), and loads of the memories in ``memory``
-    (memref value -> ``KnownMemory``), or None when it depends on anything else."""
+    (memref value -> ``KnownMemory``), or None when it depends on anything else. Each value
+    of the expression is evaluated once (an expression is a graph: a value used twice at
+    every level is not walked 2^depth times)."""
+    return _evaluate(value, env, memory, {})
+
+
+def _evaluate(value: SSAValue, env: dict, memory: dict | None, known: dict) -> int | None:
     if value in env:
         return env[value]
+    if value in known:
+        return known[value]
     owner = value.owner
     if isinstance(owner, BlockArgument) or not isinstance(owner, Operation):
         return None
@@ -92,21 +100,23 @@ def evaluate(value: SSAValue, env: dict, memory: dict | None = None) -> int | No
     if width is None:
         return None
     if isinstance(owner, arith.ConstantOp):
-        return _signed(owner.value.value.data, width)
-    if isinstance(owner, memref.LoadOp) and memory and owner.memref in memory:
-        indices = [evaluate(v, env, memory) for v in owner.indices]
-        if any(x is None for x in indices):
-            return None
-        word = memory[owner.memref].read(indices)
-        return None if word is None else _signed(word, width)
-    if owner.regions or isinstance(owner, (memref.LoadOp,)) or not owner.operands:
-        return None
-    args = [evaluate(v, env, memory) for v in owner.operands]
-    if any(a is None for a in args):
-        return None
-    in_width = _width(owner.operands[0].type) or width
-    result = _apply(owner, args, in_width)
-    return None if result is None else _signed(result, width)
+        result = _signed(owner.value.value.data, width)
+    elif isinstance(owner, memref.LoadOp) and memory and owner.memref in memory:
+        indices = [_evaluate(v, env, memory, known) for v in owner.indices]
+        word = None if any(x is None for x in indices) else memory[owner.memref].read(indices)
+        result = None if word is None else _signed(word, width)
+    elif owner.regions or isinstance(owner, (memref.LoadOp,)) or not owner.operands:
+        result = None
+    else:
+        args = [_evaluate(v, env, memory, known) for v in owner.operands]
+        if any(a is None for a in args):
+            result = None
+        else:
+            in_width = _width(owner.operands[0].type) or width
+            applied = _apply(owner, args, in_width)
+            result = None if applied is None else _signed(applied, width)
+    known[value] = result
+    return result
 
 
 def _apply(op: Operation, args: list[int], w: int) -> int | None:

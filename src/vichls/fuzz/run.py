@@ -44,9 +44,14 @@ from vichls.fuzz.progen import DEFAULT_DIRECTIVES, args_for, build_program
 from vichls.inputs import copy_args
 from vichls.results import differences, results_of
 from vichls.signature import check_call_args
+from vichls.time_limit import TimeLimitExceeded, time_limit
 
 REFERENCE_STEPS = 1_000_000  # loop iterations of a reference before a program is dropped
 MAX_CYCLES = 2_000_000
+#: wall-clock seconds a compile (CPU or FPGA) of one generated program may take; a compile
+#: that runs longer is a hang: reported, not shrunk (each candidate would hang too), and the
+#: run stops there (the stuck compile cannot be interrupted and would slow what follows)
+COMPILE_SECONDS = 300
 SHRINK_ROUNDS = 12
 SHRINK_CANDIDATES = 80  # per round: one simulator build checks them all
 
@@ -212,25 +217,32 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
             continue
         pristine = module.clone()  # (the CPU lowering changes the module it is given)
         try:
-            cpu = compile_cpu(module)
+            with time_limit(COMPILE_SECONDS):
+                cpu = compile_cpu(module)
             for k, args in enumerate(arg_sets):
                 work = copy_args(args)
                 diffs = differences(want[k], results_of(sig, work, cpu(*work)))
                 if diffs:
                     v.fail("cpu mismatch", f"call {k}: " + "; ".join(diffs))
                     break
+        except TimeLimitExceeded:
+            v.fail("cpu crash: hang", f"the CPU build ran over {COMPILE_SECONDS} s")
+            return _after_hang(programs, verdicts, prog)
         except Exception as e:  # noqa: BLE001
             v.fail(f"cpu crash: {type(e).__name__}", _exc(e))
         if not rtl:
             continue
         try:
             where = prog.target or target
-            with use_device(where.device):
+            with use_device(where.device), time_limit(COMPILE_SECONDS):
                 design = compile_fpga(pristine, clock_period_ns=where.clock_period_ns)
             designs.append(SimDesign(design.verilog, design.signature, name=prog.name,
                                      partitions=design.partitions))
             calls[prog.name] = [copy_args(args) for args in arg_sets]
             expected[prog.name] = want
+        except TimeLimitExceeded:
+            v.fail("fpga crash: hang", f"the FPGA build ran over {COMPILE_SECONDS} s")
+            return _after_hang(programs, verdicts, prog)
         except Exception as e:  # noqa: BLE001
             v.fail(f"fpga crash: {type(e).__name__}", _exc(e))
             continue
@@ -257,6 +269,18 @@ def check_programs(programs: list[Program], workdir: Path, simulator: str = "ver
                     break
     for v in verdicts.values():
         v.kinds.sort(key=lambda k: STAGES.index(k.split(":")[0]))
+    return verdicts
+
+
+NOT_CHECKED = "not checked: a compile in its batch hung"
+
+
+def _after_hang(programs: list[Program], verdicts: dict, hung: Program) -> dict[str, Verdict]:
+    """The verdicts of a batch in which ``hung``'s compile hung: that one fails, every other
+    program counts as not checked (nothing of the batch is simulated)."""
+    for prog in programs:
+        if prog is not hung:
+            verdicts[prog.name] = Verdict(invalid=NOT_CHECKED)
     return verdicts
 
 
@@ -527,9 +551,10 @@ def run_fuzz(count: int, seed: int, simulator: str = "verilator", keep: Path | N
         work.mkdir(parents=True, exist_ok=True)
         for chunk, verdicts in _verdict_batches(chunks, directives, simulator, rtl, work,
                                                 scheduler, target):
-            report.checked += len(chunk)
             programs = generated(chunk, directives)
-            bad = [p for p in programs if not verdicts[p.name].ok]
+            report.checked += sum(verdicts[p.name].invalid != NOT_CHECKED for p in programs)
+            bad = [p for p in programs if not verdicts[p.name].ok
+                   and verdicts[p.name].invalid != NOT_CHECKED]
             for prog in programs:
                 if verdicts[prog.name].rejected:
                     report.rejected[prog.args_seed] = verdicts[prog.name].rejected
@@ -538,6 +563,14 @@ def run_fuzz(count: int, seed: int, simulator: str = "verilator", keep: Path | N
             log(f"vichls fuzz: {report.checked}/{count} programs checked, "
                 f"{len(report.findings) + len(bad)} failing, {len(report.rejected)} "
                 "schedules refused")
+            hung = [p for p in bad if (verdicts[p.name].primary or "").endswith(": hang")]
+            if hung:  # reported unshrunk; the stuck compile still runs: stop here
+                for prog in hung:
+                    report.findings.append(_shrunk_finding(prog, verdicts[prog.name], seed,
+                                                           simulator, regressions, log, target))
+                log(f"vichls fuzz: a compile hung (program seed {hung[0].args_seed}): stopping "
+                    "the run, as that compile cannot be interrupted")
+                break
             for prog in bad:
                 v = verdicts[prog.name]
                 first = seen.setdefault(_signature(v), prog.args_seed)
@@ -574,7 +607,7 @@ def _shrunk_finding(prog: Program, v: Verdict, run_seed: int, simulator: str,
     kind = v.primary or f"invalid: {v.invalid}"
     log(f"vichls fuzz: program seed {prog.args_seed} fails: {kind}")
     reduced = prog.source
-    if v.primary and not v.primary.startswith("check"):
+    if v.primary and not v.primary.startswith("check") and not v.primary.endswith(": hang"):
         rtl = not v.primary.startswith(("cpu", "front end", "directives"))
         with tempfile.TemporaryDirectory(prefix="vichls-shrink-") as sdir:
             reduced = shrink(
