@@ -17,6 +17,7 @@ from xdsl.dialects import builtin, func, memref, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 
+from vichls import ports
 from vichls.dialects.attributes import NAME_ATTR
 from vichls.passes import pipelines
 from vichls.targets import oplib
@@ -291,7 +292,7 @@ def make_report(
     """The report of ``structural`` after control compilation; ``timing`` was read from its
     control tree before."""
     component = next(op for op in structural.walk() if isinstance(op, st.ComponentOp))
-    ports = [
+    port_entries = [
         {"name": op.port_name.data, "direction": op.direction.data,
          "width": op.result.type.width.data}
         for op in component.body.block.ops if isinstance(op, st.PortOp)
@@ -340,7 +341,7 @@ def make_report(
         "warnings": warnings,
         "clock_period_ns": clock,
         "device": oplib.current_device().name,
-        "interface": {"ports": ports, "arrays": arrays, **({"streams": streams} if streams else {})},
+        "interface": {"ports": port_entries, "arrays": arrays, **({"streams": streams} if streams else {})},
         "latency": {"min": timing.low, "max": timing.high},
         "loops": timing.loops,
         "resources": {"lut": round(totals["lut"] * device.lut_scale),
@@ -385,7 +386,7 @@ def add_partitions_to_report(report: dict, top: func.FuncOp, sig: KernelSignatur
     port_names = {port["name"] for port in report["interface"]["ports"]}
     for name, entry in arrays.items():
         prefixes = [f"{name}_{b}" for b in range(entry.get("banks", 0))] or [name]
-        if any(f"{prefix}_address1" in port_names for prefix in prefixes):
+        if any(ports.memory_port(prefix, "address", 1) in port_names for prefix in prefixes):
             entry["ports"] = 2
     report["interface"]["arrays"] = arrays
     dual_locals = sorted(op.attributes[NAME_ATTR].data for op in top.walk()

@@ -37,6 +37,7 @@ from xdsl.dialects import comb, func, hw
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerType, ModuleOp, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 
+from vichls import ports
 from vichls.passes import pipelines
 from vichls.targets import oplib
 from vichls.driver.component import FpgaDesign, compile_component
@@ -50,8 +51,6 @@ from vichls.signature import KernelSignature, signature_of, top_function
 from vichls.types import address_width
 from vichls.backend.verilog.printer import VERILOG_KEYWORDS, emit_verilog
 
-_MEMORY_SUFFIXES = ("address", "ce", "we", "d", "q")
-_STREAM_SUFFIXES = {"in": ("dout", "empty_n", "read"), "out": ("din", "full_n", "write")}
 
 
 def compile_dataflow(module: ModuleOp, clock_period_ns: float):
@@ -264,7 +263,8 @@ class TopBuilder:
         self.ports[name] = self.emit(op, name)
         return self.ports[name]
 
-    def cell(self, name: str, primitive: str, params: dict, ports: list[tuple[str, str, int]]) -> st.CellOp:
+    def cell(self, name: str, primitive: str, params: dict, cell_ports: list[tuple[str, str, int]]
+             ) -> st.CellOp:
         if name in VERILOG_KEYWORDS:
             name += "_inst"
         base, k = name, 0
@@ -272,7 +272,7 @@ class TopBuilder:
             k += 1
             name = f"{base}_{k}"
         self.taken.add(name)
-        op = st.CellOp.instance(name, primitive, params, ports)
+        op = st.CellOp.instance(name, primitive, params, cell_ports)
         self.top.add_op(op)
         return op
 
@@ -295,14 +295,14 @@ class TopBuilder:
     # -- the build -------------------------------------------------------------------
     def build(self) -> st.ComponentOp:
         sig = self.signature
-        for name in ("ap_clk", "ap_rst", "ap_start"):
+        for name in ports.CONTROL_INPUTS:
             self.port(name, "in", 1)
-        for name in ("ap_done", "ap_idle", "ap_ready"):
+        for name in ports.CONTROL_OUTPUTS:
             self.port(name, "out", 1)
         if self.chain:
-            self.port("ap_continue", "in", 1)
+            self.port(ports.CONTINUE, "in", 1)
         if sig.ret is not None:
-            self.port("ap_return", "out", sig.ret.width)
+            self.port(ports.RETURN, "out", sig.ret.width)
         params = list(sig.params)
         # which task port names each kernel parameter connects to
         users: dict[int, list[tuple[int, int]]] = {}
@@ -313,11 +313,11 @@ class TopBuilder:
         self.instances = []
         for t, task in enumerate(self.tasks):
             component, _ = self.compiled[task.task_name.data]
-            ports = [(p.port_name.data, p.direction.data, p.result.type.width.data)
-                     for p in component.body.block.ops if isinstance(p, st.PortOp)
-                     and p.port_name.data != "ap_clk"]
+            cell_ports = [(p.port_name.data, p.direction.data, p.result.type.width.data)
+                          for p in component.body.block.ops if isinstance(p, st.PortOp)
+                          and p.port_name.data != ports.CLOCK]
             self.instances.append((component, self.cell(task.task_name.data, component.sym_name.data,
-                                                        {}, ports)))
+                                                        {}, cell_ports)))
         # the kernel's ports, in the contract's order
         for index, p in enumerate(params):
             uses = users.get(index, [])
@@ -350,9 +350,8 @@ class TopBuilder:
         words = p.type.size
         aw, w = address_width(words), p.scalar.width
         if not uses:  # no task touches it: an idle port set
-            for suffix, direction, width in (("address0", "out", aw), ("ce0", "out", 1),
-                                             ("we0", "out", 1), ("d0", "out", w), ("q0", "in", w)):
-                port = self.port(f"{p.name}_{suffix}", direction, width)
+            for name, direction, width in ports.memory_ports(p.name, 0, aw, w):
+                port = self.port(name, direction, width)
                 if direction == "out":
                     self.assign(port, self.const(0, width))
             return
@@ -364,12 +363,12 @@ class TopBuilder:
         bank_names = [""] if banks is None else [f"_{b}" for b in range(banks)]
         for bank in bank_names:
             for n in (0, 1):
-                if self.task_port(t, f"{pname}{bank}_address{n}") is None:
+                if self.task_port(t, ports.memory_port(f"{pname}{bank}", "address", n)) is None:
                     continue
-                for suffix in _MEMORY_SUFFIXES:
-                    inner = self.task_port(t, f"{pname}{bank}_{suffix}{n}")
-                    direction = "in" if suffix == "q" else "out"
-                    outer = self.port(f"{p.name}{bank}_{suffix}{n}", direction, inner.type.width.data)
+                for suffix, direction in ports.MEMORY_SIGNALS:
+                    inner = self.task_port(t, ports.memory_port(f"{pname}{bank}", suffix, n))
+                    outer = self.port(ports.memory_port(f"{p.name}{bank}", suffix, n), direction,
+                                      inner.type.width.data)
                     if direction == "out":
                         self.assign(outer, inner)
                     else:
@@ -380,10 +379,9 @@ class TopBuilder:
             raise FpgaError(f"internal: stream '{p.name}' is not used by exactly one task")
         t, k = uses[0]
         pname = self.task_param(t, k)
-        for suffix in _STREAM_SUFFIXES[p.direction]:
-            inner = self.task_port(t, f"{pname}_{suffix}")
-            direction = "out" if suffix in ("read", "din", "write") else "in"
-            outer = self.port(f"{p.name}_{suffix}", direction, inner.type.width.data)
+        for suffix, direction in ports.STREAM_SIGNALS[p.direction]:
+            inner = self.task_port(t, ports.stream_port(pname, suffix))
+            outer = self.port(ports.stream_port(p.name, suffix), direction, inner.type.width.data)
             if direction == "out":
                 self.assign(outer, inner)
             else:
@@ -441,39 +439,43 @@ class TopBuilder:
                 if v in self.flushed:  # emptied while every task is idle (handshake)
                     self.flushed_resets.append(fifo.port("rst"))
                 else:
-                    self.assign(fifo.port("rst"), self.ports["ap_rst"])
-                self.assign(fifo.port("din"), self.task_port(pt, f"{pname}_din"))
-                self.assign(fifo.port("write"), self.task_port(pt, f"{pname}_write"))
-                self.assign(self.task_port(pt, f"{pname}_full_n"), fifo.port("full_n"))
-                self.assign(self.task_port(ct, f"{cname}_dout"), fifo.port("dout"))
-                self.assign(self.task_port(ct, f"{cname}_empty_n"), fifo.port("empty_n"))
-                self.assign(fifo.port("read"), self.task_port(ct, f"{cname}_read"))
+                    self.assign(fifo.port("rst"), self.ports[ports.RESET])
+                put, get = (lambda s: self.task_port(pt, ports.stream_port(pname, s)),
+                            lambda s: self.task_port(ct, ports.stream_port(cname, s)))
+                self.assign(fifo.port("din"), put("din"))
+                self.assign(fifo.port("write"), put("write"))
+                self.assign(put("full_n"), fifo.port("full_n"))
+                self.assign(get("dout"), fifo.port("dout"))
+                self.assign(get("empty_n"), fifo.port("empty_n"))
+                self.assign(fifo.port("read"), get("read"))
                 continue
             shape = v.type.get_shape()
             words = 1
             for d in shape:
                 words *= d
             width, aw = v.type.element_type.width.data, address_width(words)
-            ports = [("rst", "in", 1)]
+            cell_ports = [("rst", "in", 1)]
             for side in ("p", "c"):
                 for n in (0, 1):
-                    ports += [(f"{side}_address{n}", "in", aw), (f"{side}_ce{n}", "in", 1),
-                              (f"{side}_we{n}", "in", 1), (f"{side}_d{n}", "in", width),
-                              (f"{side}_q{n}", "out", width)]
-            ports += [("p_commit", "in", 1), ("c_release", "in", 1), ("p_may_start", "out", 1),
-                      ("c_may_start", "out", 1)]
+                    cell_ports += [(f"{side}_address{n}", "in", aw), (f"{side}_ce{n}", "in", 1),
+                                   (f"{side}_we{n}", "in", 1), (f"{side}_d{n}", "in", width),
+                                   (f"{side}_q{n}", "out", width)]
+            cell_ports += [("p_commit", "in", 1), ("c_release", "in", 1),
+                           ("p_may_start", "out", 1), ("c_may_start", "out", 1)]
             buf = self.cell(ch.channel_name.data, "vichls_pingpong",
-                            {"WIDTH": width, "WORDS": words, "AW": aw}, ports)
-            self.assign(buf.port("rst"), self.ports["ap_rst"])
+                            {"WIDTH": width, "WORDS": words, "AW": aw}, cell_ports)
+            self.assign(buf.port("rst"), self.ports[ports.RESET])
             for side, t, name in (("p", pt, pname), ("c", ct, cname)):
                 for n in (0, 1):
-                    if self.task_port(t, f"{name}_address{n}") is None:
+                    if self.task_port(t, ports.memory_port(name, "address", n)) is None:
                         for suffix, width_ in (("address", aw), ("ce", 1), ("we", 1), ("d", width)):
                             self.assign(buf.port(f"{side}_{suffix}{n}"), self.const(0, width_))
                         continue
                     for suffix in ("address", "ce", "we", "d"):
-                        self.assign(buf.port(f"{side}_{suffix}{n}"), self.task_port(t, f"{name}_{suffix}{n}"))
-                    self.assign(self.task_port(t, f"{name}_q{n}"), buf.port(f"{side}_q{n}"))
+                        self.assign(buf.port(f"{side}_{suffix}{n}"),
+                                    self.task_port(t, ports.memory_port(name, suffix, n)))
+                    self.assign(self.task_port(t, ports.memory_port(name, "q", n)),
+                                buf.port(f"{side}_q{n}"))
             self.deps.setdefault(pt, []).append(buf.port("p_may_start"))
             self.deps.setdefault(ct, []).append(buf.port("c_may_start"))
             self.commits.append((buf, pt, ct))
@@ -487,20 +489,20 @@ class TopBuilder:
         retires the call (the task keeps its done while an older value waits), and read
         straight from the task when both happen in one cycle. Returns the done handshake."""
         width = self.signature.ret.width
-        task_return, task_done = self.task_port(t, "ap_return"), self.task_port(t, "ap_done")
+        task_return, task_done = self.task_port(t, ports.RETURN), self.task_port(t, ports.DONE)
         held = self.register("return_held", width)
         full = self.register("return_waiting", 1)
         empty = self.not_(full.port("out"), "return_free")
         done = self.and_([task_done, empty], "return_done")
         self.assign(ctrl.port("t_done"), done)
-        self.assign(self.task_port(t, "ap_continue"), self.and_([ctrl.port("t_continue"), empty],
+        self.assign(self.task_port(t, ports.CONTINUE), self.and_([ctrl.port("t_continue"), empty],
                                                                  "return_continue"))
         taken = self.and_([done, ctrl.port("t_continue")], "return_taken")
         self.assign(held.port("in"), task_return)
         self.assign(held.port("en"), taken)
         self.assign(full.port("in"), self.and_([taken, self.not_(retire, "not_retiring")], "return_kept"))
         self.assign(full.port("en"), self.or_([taken, retire], "return_update"))
-        self.assign(self.ports["ap_return"], self.emit(comb.MuxOp(full.port("out"), held.port("out"),
+        self.assign(self.ports[ports.RETURN], self.emit(comb.MuxOp(full.port("out"), held.port("out"),
                                                                   task_return), "return_value"))
         return taken
 
@@ -508,21 +510,21 @@ class TopBuilder:
         pending = [c.port("pending") for c in self.controls]
         finished = [c.port("finished") for c in self.controls]
         any_pending = self.or_(pending, "any_pending")
-        may_accept = [self.ports["ap_start"], self.not_(any_pending, "no_pending")]
+        may_accept = [self.ports[ports.START], self.not_(any_pending, "no_pending")]
         if self.flushed:  # a call starts once the one before has ended and the FIFOs emptied
             quiet = self.emit(st.WireOp.create(properties={"wire_name": StringAttr("tasks_quiet")},
                                                result_types=[IntegerType(1)]), "tasks_quiet")
             may_accept.append(quiet)
             one = self.const(1, 1)
             for reset in self.flushed_resets:
-                self.assign(reset, one, self.ports["ap_rst"])
+                self.assign(reset, one, self.ports[ports.RESET])
                 self.assign(reset, one, quiet)
         accept = self.and_(may_accept, "accept")
         all_finished = self.and_(finished, "all_finished")
-        self.assign(self.ports["ap_ready"], accept)
-        self.assign(self.ports["ap_done"], all_finished)
+        self.assign(self.ports[ports.READY], accept)
+        self.assign(self.ports[ports.DONE], all_finished)
         if self.chain:  # ap_done stays high (the tasks keep their counts) until continued
-            all_finished = self.and_([all_finished, self.ports["ap_continue"]], "retire")
+            all_finished = self.and_([all_finished, self.ports[ports.CONTINUE]], "retire")
         for en in self.accept_users:
             self.assign(en, accept)
         idle_terms, blocked, waits = [], [], []
@@ -531,26 +533,26 @@ class TopBuilder:
         for t, ctrl in enumerate(self.controls):
             name = self.tasks[t].task_name.data
             inst = lambda port, t=t: self.task_port(t, port)  # noqa: E731
-            self.assign(ctrl.port("rst"), self.ports["ap_rst"])
+            self.assign(ctrl.port("rst"), self.ports[ports.RESET])
             self.assign(ctrl.port("call"), accept)
             self.assign(ctrl.port("deps_ok"), self.and_(self.deps.get(t, []), f"{name}_deps_ok"))
-            self.assign(ctrl.port("t_ready"), inst("ap_ready"))
+            self.assign(ctrl.port("t_ready"), inst(ports.READY))
             self.assign(ctrl.port("retire"), all_finished)
-            self.assign(inst("ap_rst"), self.ports["ap_rst"])
-            self.assign(inst("ap_start"), ctrl.port("t_start"))
+            self.assign(inst(ports.RESET), self.ports[ports.RESET])
+            self.assign(inst(ports.START), ctrl.port("t_start"))
             if t == returning:
                 done_taken = self.return_value(t, ctrl, all_finished)
             else:
-                self.assign(ctrl.port("t_done"), inst("ap_done"))
-                self.assign(inst("ap_continue"), ctrl.port("t_continue"))
-                done_taken = self.and_([inst("ap_done"), ctrl.port("t_continue")], f"{name}_done_taken")
+                self.assign(ctrl.port("t_done"), inst(ports.DONE))
+                self.assign(inst(ports.CONTINUE), ctrl.port("t_continue"))
+                done_taken = self.and_([inst(ports.DONE), ctrl.port("t_continue")], f"{name}_done_taken")
             taken.append(done_taken)
-            idle_terms.append(self.and_([inst("ap_idle"), self.not_(ctrl.port("pending"), f"{name}_not_pending"),
+            idle_terms.append(self.and_([inst(ports.IDLE), self.not_(ctrl.port("pending"), f"{name}_not_pending"),
                                          self.not_(ctrl.port("finished"), f"{name}_not_finished")],
                                         f"{name}_idle"))
-            held = self.and_([inst("ap_done"), self.not_(ctrl.port("t_continue"), f"{name}_held")],
+            held = self.and_([inst(ports.DONE), self.not_(ctrl.port("t_continue"), f"{name}_held")],
                              f"{name}_holds_done")
-            idle_unstarted = self.and_([inst("ap_idle"), self.not_(ctrl.port("t_start"), f"{name}_not_starting")],
+            idle_unstarted = self.and_([inst(ports.IDLE), self.not_(ctrl.port("t_start"), f"{name}_not_starting")],
                                        f"{name}_cannot_start")
             waits.append(inst(WAITS_PORT))
             blocked.append(self.or_([inst(WAITS_PORT), held, idle_unstarted], f"{name}_blocked"))
@@ -558,7 +560,7 @@ class TopBuilder:
             self.assign(buf.port("p_commit"), taken[pt])
             self.assign(buf.port("c_release"), taken[ct])
         all_idle = self.and_(idle_terms, "all_idle")
-        self.assign(self.ports["ap_idle"], all_idle)
+        self.assign(self.ports[ports.IDLE], all_idle)
         if self.flushed:
             self.assign(quiet, all_idle)
         stalled = st.WireOp.create(properties={"wire_name": StringAttr(STALL_WIRE)},
@@ -617,13 +619,14 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
     known = [v for v in latency_of.values() if v is not None]
     bottleneck = max(latency_of, key=lambda n: latency_of[n] or 0) if known else None
     latency = _call_latency(tasks, channels, latency_of)
-    ports = [{"name": op.port_name.data, "direction": op.direction.data,
-              "width": op.result.type.width.data}
-             for op in top_component.body.block.ops if isinstance(op, st.PortOp)]
-    arrays = {p.name: {"ports": 2 if any(q["name"] == f"{p.name}_address1" for q in ports) else 1,
+    port_entries = [{"name": op.port_name.data, "direction": op.direction.data,
+                     "width": op.result.type.width.data}
+                    for op in top_component.body.block.ops if isinstance(op, st.PortOp)]
+    names = {q["name"] for q in port_entries}
+    arrays = {p.name: {"ports": 2 if ports.memory_port(p.name, "address", 1) in names else 1,
                        "words": p.type.size, "width": p.scalar.width, "partition": None}
               for p in signature.params if p.is_array}
-    interface = {"ports": ports, "arrays": arrays}
+    interface = {"ports": port_entries, "arrays": arrays}
     streams = {p.name: {"direction": p.direction, "width": p.scalar.width}
                for p in signature.params if p.is_stream}
     if streams:

@@ -78,6 +78,7 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
+from vichls import ports
 from vichls.errors import VichlsError
 from vichls.flows.sim_harness import (
     DEADLOCK_CYCLES,
@@ -208,7 +209,8 @@ class SimDesign:
                 # each bank has a second port only where the schedule needed one
                 self.banks += [
                     dataclasses.replace(bank, dual=re.search(
-                        rf"\b{re.escape(bank.port)}_address1\b", top_text) is not None)
+                        rf"\b{re.escape(ports.memory_port(bank.port, 'address', 1))}\b",
+                        top_text) is not None)
                     for bank in banks_of(p, self.partitions.get(p.name), False)]
         # a design that can wait on streams says when it waits, for the deadlock detector
         # an ap_ctrl_chain top: the harness continues it in the done cycle (ap_ctrl_hs use)
@@ -236,31 +238,20 @@ class SimDesign:
 
     def expected_ports(self) -> dict[str, int]:
         """Every port the interface contract gives this design's top module, with its width."""
-        ports = {name: 1 for name in ("ap_clk", "ap_rst", "ap_start", "ap_done", "ap_idle", "ap_ready")}
+        expected = {name: 1 for name in (*ports.CONTROL_INPUTS, *ports.CONTROL_OUTPUTS)}
         if self.signature.ret is not None:
-            ports["ap_return"] = self.signature.ret.width
+            expected[ports.RETURN] = self.signature.ret.width
         for p in self.signature.params:
-            if p.is_stream and p.direction == "in":
-                ports.update({f"{p.name}_dout": p.scalar.width, f"{p.name}_empty_n": 1,
-                              f"{p.name}_read": 1})
-            elif p.is_stream:
-                ports.update({f"{p.name}_din": p.scalar.width, f"{p.name}_full_n": 1,
-                              f"{p.name}_write": 1})
+            if p.is_stream:
+                expected.update({name: width for name, _, width
+                                 in ports.stream_ports(p.name, p.direction, p.scalar.width)})
             elif not p.is_array:
-                ports[p.name] = p.scalar.width
+                expected[p.name] = p.scalar.width
         for bank in self.banks:
-            w = bank.element.width
             for k in range(2 if bank.dual else 1):
-                ports.update(
-                    {
-                        f"{bank.port}_address{k}": address_width(bank.words),
-                        f"{bank.port}_ce{k}": 1,
-                        f"{bank.port}_we{k}": 1,
-                        f"{bank.port}_d{k}": w,
-                        f"{bank.port}_q{k}": w,
-                    }
-                )
-        return ports
+                expected.update({name: width for name, _, width in ports.memory_ports(
+                    bank.port, k, address_width(bank.words), bank.element.width)})
+        return expected
 
 
 _PORT_DECL_RE = re.compile(

@@ -80,6 +80,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vichls import ports
 from vichls.signature import KernelSignature, Param
 from vichls.types import ArrayType, ScalarType, address_width
 
@@ -434,13 +435,13 @@ def _lfsr_seed(number: int) -> int:
 
 def harness_top(designs: list[HarnessDesign]) -> str:
     """The ``vichls_sim_top`` module driving every design."""
-    ports = ["    input wire clk", "    input wire [63:0] max_cycles"]
+    top_ports = ["    input wire clk", "    input wire [63:0] max_cycles"]
     body: list[str] = []
     for d in designs:
         p = d.prefix
         sig = d.signature
         streams = stream_params(sig)
-        ports += [
+        top_ports += [
             f"    input wire {p}_rst",
             f"    input wire {p}_go",
             f"    input wire [31:0] {p}_times",
@@ -453,12 +454,12 @@ def harness_top(designs: list[HarnessDesign]) -> str:
         ]
         for prm in sig.params:
             if not prm.is_array and not prm.is_stream:
-                ports.append(f"    input wire [{prm.scalar.width - 1}:0] {p}_s_{prm.name}")
+                top_ports.append(f"    input wire [{prm.scalar.width - 1}:0] {p}_s_{prm.name}")
         for i, prm in enumerate(streams):
             if prm.direction == "in":
-                ports.append(f"    input wire [31:0] {p}_f{i}_count")
+                top_ports.append(f"    input wire [31:0] {p}_f{i}_count")
         if sig.ret is not None:
-            ports.append(f"    output reg [{sig.ret.width - 1}:0] {p}_ret")
+            top_ports.append(f"    output reg [{sig.ret.width - 1}:0] {p}_ret")
         body += [
             f"    // ---- design {p}: {sig.name}",
             f"    wire {p}_ap_start, {p}_ap_done, {p}_ap_idle, {p}_ap_ready, {p}_load, {p}_dump, {p}_active;",
@@ -489,13 +490,8 @@ def harness_top(designs: list[HarnessDesign]) -> str:
                     f"    wire [{aw - 1}:0] {m}_address{k}; wire {m}_ce{k}, {m}_we{k}; "
                     f"wire [{w - 1}:0] {m}_d{k}, {m}_q{k};"
                 )
-                conns += [
-                    f".{bank.port}_address{k}({m}_address{k})",
-                    f".{bank.port}_ce{k}({m}_ce{k})",
-                    f".{bank.port}_we{k}({m}_we{k})",
-                    f".{bank.port}_d{k}({m}_d{k})",
-                    f".{bank.port}_q{k}({m}_q{k})",
-                ]
+                conns += [f".{ports.memory_port(bank.port, s, k)}({m}_{s}{k})"
+                          for s, _ in ports.MEMORY_SIGNALS]
             second = (
                 f".address1({m}_address1), .ce1({m}_ce1), .we1({m}_we1), .d1({m}_d1), .q1({m}_q1)"
                 if bank.dual
@@ -527,8 +523,8 @@ def harness_top(designs: list[HarnessDesign]) -> str:
                     f"        .read({f}_read), .dout({f}_dout), .empty_n({f}_empty_n), "
                     f".taken({f}_taken), .given({f}_given));"
                 )
-                conns += [f".{name}_dout({f}_dout)", f".{name}_empty_n({f}_empty_n)",
-                          f".{name}_read({f}_read)"]
+                conns += [f".{ports.stream_port(name, s)}({f}_{s})"
+                          for s, _ in ports.STREAM_SIGNALS["in"]]
             else:
                 body.append(
                     f"    wire [{w - 1}:0] {f}_din; wire {f}_full_n, {f}_write, {f}_overflow; "
@@ -538,8 +534,8 @@ def harness_top(designs: list[HarnessDesign]) -> str:
                     f"        .write({f}_write), .din({f}_din), .full_n({f}_full_n), "
                     f".count({f}_count), .overflow({f}_overflow));"
                 )
-                conns += [f".{name}_din({f}_din)", f".{name}_full_n({f}_full_n)",
-                          f".{name}_write({f}_write)"]
+                conns += [f".{ports.stream_port(name, s)}({f}_{s})"
+                          for s, _ in ports.STREAM_SIGNALS["out"]]
                 overflows.append(f"{f}_overflow")
         body.append(f"    {d.top} {p}_dut (\n        " + ",\n        ".join(conns) + ");")
         # the deadlock detector looks inside the design, through a hierarchical reference
@@ -557,5 +553,5 @@ def harness_top(designs: list[HarnessDesign]) -> str:
         body.append(f"    wire unused_{p} = {p}_ap_idle;")
     return (
         "`resetall\n`timescale 1ns/1ps\n"
-        f"module {HARNESS_TOP} (\n" + ",\n".join(ports) + "\n);\n" + "\n".join(body) + "\nendmodule\n"
+        f"module {HARNESS_TOP} (\n" + ",\n".join(top_ports) + "\n);\n" + "\n".join(body) + "\nendmodule\n"
     )

@@ -40,6 +40,7 @@ from xdsl.context import Context
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from vichls import ports
 from vichls.targets import oplib
 from vichls.dialects import structural as st
 from vichls.conversion.to_structural.build_structural import IDLE_WIRE, signed_constant
@@ -103,13 +104,13 @@ class ControlCompiler:
             and op.operands[2] == self.induction[op.operands[0]]}
         # every register's next-value mux (en ? in : out) -> (en, in, out), for decisions
         # that know in which state they are taken (``in_state_view``)
-        ports = {c.port("en"): (c.port("in"), c.port("out")) for c in self.top.ops
-                 if isinstance(c, st.CellOp) and c.primitive.data == "vichls_reg"}
+        registers = {c.port("en"): (c.port("in"), c.port("out")) for c in self.top.ops
+                     if isinstance(c, st.CellOp) and c.primitive.data == "vichls_reg"}
         self.value_next: dict[SSAValue, tuple[SSAValue, SSAValue, SSAValue]] = {
-            op.result: (op.operands[0], *ports[op.operands[0]]) for op in self.top.ops
-            if isinstance(op, comb.MuxOp) and op.operands[0] in ports
+            op.result: (op.operands[0], *registers[op.operands[0]]) for op in self.top.ops
+            if isinstance(op, comb.MuxOp) and op.operands[0] in registers
             and op.operands[0] not in self.induction  # (decisions write those: on_path)
-            and tuple(op.operands[1:]) == ports[op.operands[0]]}
+            and tuple(op.operands[1:]) == registers[op.operands[0]]}
         self.writing_states: dict[SSAValue, frozenset[int] | None] = {}  # filled in run()
         self.decide_in_state = oplib.current_device().registered_loop_tests
         self.reads_next: dict[SSAValue, bool] = {}
@@ -445,7 +446,7 @@ class ControlCompiler:
                 return
             if tree.target == "done" and self.task_mode:  # idle only once continued
                 self.top.add_op(st.TransitionOp.build(
-                    operands=[self.fsm, self.conjunction([*literals, self.ports["ap_continue"]])],
+                    operands=[self.fsm, self.conjunction([*literals, self.ports[ports.CONTINUE]])],
                     properties={"source": IntegerAttr(source, i32), "target": IntegerAttr(0, i32)},
                 ))
             cond = None if last and source != 0 else self.conjunction(literals)
@@ -502,7 +503,7 @@ class ControlCompiler:
         if self.decide_in_state:
             self.find_writing_states()
         done_guards: list[SSAValue] = []
-        start = self.ports["ap_start"]
+        start = self.ports[ports.START]
         root_ops = list(root.ops)
         self.lower(0, self.branch(start, lambda: self.enter_seq(root_ops, 0, lambda: Leaf("done")),
                                   lambda: Leaf("stay")), [], done_guards)
@@ -526,19 +527,19 @@ class ControlCompiler:
         if self.task_mode:
             finished = self.in_state(self.finished_state)
             self.top.add_op(st.TransitionOp.build(
-                operands=[self.fsm, self.ports["ap_continue"]],
+                operands=[self.fsm, self.ports[ports.CONTINUE]],
                 properties={"source": IntegerAttr(self.finished_state, i32),
                             "target": IntegerAttr(0, i32)}))
             done_guards.append(finished)
             for guard in done_guards:
-                self.top.add_op(st.AssignOp.build(operands=[self.ports["ap_done"], self.one(), guard]))
+                self.top.add_op(st.AssignOp.build(operands=[self.ports[ports.DONE], self.one(), guard]))
             accept = self.conjunction([self.in_state(0), start])
-            self.top.add_op(st.AssignOp.build(operands=[self.ports["ap_ready"], self.one(), accept]))
+            self.top.add_op(st.AssignOp.build(operands=[self.ports[ports.READY], self.one(), accept]))
         else:
-            for port in ("ap_done", "ap_ready"):
+            for port in (ports.DONE, ports.READY):
                 for guard in done_guards:
                     self.top.add_op(st.AssignOp.build(operands=[self.ports[port], self.one(), guard]))
-        self.top.add_op(st.AssignOp.build(operands=[self.ports["ap_idle"], self.in_state(0), None]))
+        self.top.add_op(st.AssignOp.build(operands=[self.ports[ports.IDLE], self.in_state(0), None]))
         idle = next((op for op in self.top.ops
                      if isinstance(op, st.WireOp) and op.wire_name.data == IDLE_WIRE), None)
         if idle is not None:  # scalar inputs to latch, local FIFOs to empty between calls
@@ -590,7 +591,7 @@ class PipelineControl:
         self.assign(loop.iv_en, cc.one(), issue)
         self.assign(self.issuing[0], more, issue)
         self.assign(self.issuing[1], cc.one(), issue)
-        not_reset = cc.negate(cc.ports["ap_rst"])
+        not_reset = cc.negate(cc.ports[ports.RESET])
         self.valid = [issue]
         for k in range(1, depth):
             reg = self.register(f"{name}_valid{k}", 1)

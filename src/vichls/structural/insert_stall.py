@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import IntegerType, ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
+from vichls import ports
 from vichls.dialects import structural as st
 from vichls.conversion.to_structural.build_structural import STALL_WIRE
 
@@ -45,8 +46,6 @@ _GATED_CELL_PORTS = {
     "vichls_div": ("ce",),
     "vichls_div_pipe": ("ce",),
 }
-_GATED_OUTPUT_SUFFIXES = ("_ce0", "_ce1", "_read", "_write")
-_GATED_OUTPUTS = ("ap_done", "ap_ready")
 
 
 def _gated_destinations(block) -> set[SSAValue]:
@@ -57,7 +56,7 @@ def _gated_destinations(block) -> set[SSAValue]:
                 gated.add(op.port(port))
         elif isinstance(op, st.PortOp) and op.direction.data == "out":
             name = op.port_name.data
-            if name in _GATED_OUTPUTS or name.endswith(_GATED_OUTPUT_SUFFIXES):
+            if name in ports.STALL_GATED_OUTPUTS or name.endswith(ports.STALL_GATED_SUFFIXES):
                 gated.add(op.result)
     return gated
 

@@ -52,6 +52,7 @@ from xdsl.context import Context
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
+from vichls import ports
 from vichls.targets import oplib
 from vichls.dialects import stream
 from vichls.dialects import structural as st
@@ -246,12 +247,10 @@ class StructuralBuilder:
             properties={"sym_name": StringAttr(signature.name)}, regions=[Region(Block())]
         )
         self.top = self.component.body.block
-        reserved = ["ap_clk", "ap_rst", "ap_start", "ap_done", "ap_idle", "ap_ready", "ap_return",
-                    "ap_continue", WAITS_PORT, IDLE_WIRE, STALL_WIRE]
+        reserved = [*ports.CONTROL_INPUTS, *ports.CONTROL_OUTPUTS, ports.RETURN, ports.CONTINUE,
+                    WAITS_PORT, IDLE_WIRE, STALL_WIRE]
         for p in signature.params:
-            reserved += [p.name] + [
-                f"{p.name}_{s}{n}" for s in ("address", "ce", "we", "d", "q") for n in (0, 1)
-            ] + [f"{p.name}_{s}" for s in ("dout", "empty_n", "read", "din", "full_n", "write")]
+            reserved += ports.taken_names(p.name)
         self.names = NameAllocator(reserved)
         self.values: dict[SSAValue, ValueInfo] = {}
         self.memories: dict[SSAValue, Memory] = {}
@@ -297,8 +296,8 @@ class StructuralBuilder:
         self.ports[name] = op.result
         return op.result
 
-    def cell(self, hint: str, primitive: str, params: dict[str, int], ports) -> st.CellOp:
-        op = st.CellOp.instance(self.names.fresh(hint), primitive, params, ports)
+    def cell(self, hint: str, primitive: str, params: dict[str, int], cell_ports) -> st.CellOp:
+        op = st.CellOp.instance(self.names.fresh(hint), primitive, params, cell_ports)
         self.emit(op)
         return op
 
@@ -328,14 +327,14 @@ class StructuralBuilder:
     # -- the build ----------------------------------------------------------------------
     def build(self) -> st.ComponentOp:
         sig = self.signature
-        for name in ("ap_clk", "ap_rst", "ap_start"):
+        for name in ports.CONTROL_INPUTS:
             self.port(name, "in", 1)
-        for name in ("ap_done", "ap_idle", "ap_ready"):
+        for name in ports.CONTROL_OUTPUTS:
             self.port(name, "out", 1)
         if sig.ret is not None:
-            self.port("ap_return", "out", sig.ret.width)
+            self.port(ports.RETURN, "out", sig.ret.width)
         if self.task_mode:
-            self.port("ap_continue", "in", 1)
+            self.port(ports.CONTINUE, "in", 1)
             waits = self.port(WAITS_PORT, "out", 1)
         body = self.function.body.block
         for p, arg in zip(sig.params, body.args, strict=True):
@@ -343,31 +342,23 @@ class StructuralBuilder:
                 words = p.type.size
                 aw = address_width(words)
                 w = p.scalar.width
-                ports = [0, 1] if is_dual_port(arg) else [0]
+                memory_ports = [0, 1] if is_dual_port(arg) else [0]
                 mems = [Memory(
-                    self.port(f"{p.name}_address{n}", "out", aw),
-                    self.port(f"{p.name}_ce{n}", "out", 1),
-                    self.port(f"{p.name}_we{n}", "out", 1),
-                    self.port(f"{p.name}_d{n}", "out", w),
-                    self.port(f"{p.name}_q{n}", "in", w),
+                    *(self.port(name, direction, width)
+                      for name, direction, width in ports.memory_ports(p.name, n, aw, w)),
                     tuple(p.type.shape),
                     aw,
-                ) for n in ports]
+                ) for n in memory_ports]
                 if len(mems) == 2:
                     mems[0].port1 = mems[1]
                 self.memories[arg] = mems[0]
             elif p.is_stream:
                 w = p.scalar.width
-                if p.direction == "in":
-                    self.stream_sides[(arg, "get")] = StreamSide(
-                        self.port(f"{p.name}_dout", "in", w),
-                        self.port(f"{p.name}_empty_n", "in", 1),
-                        self.port(f"{p.name}_read", "out", 1))
-                elif p.direction == "out":
-                    self.stream_sides[(arg, "put")] = StreamSide(
-                        self.port(f"{p.name}_din", "out", w),
-                        self.port(f"{p.name}_full_n", "in", 1),
-                        self.port(f"{p.name}_write", "out", 1))
+                if p.direction in ports.STREAM_SIGNALS:
+                    side = "get" if p.direction == "in" else "put"
+                    self.stream_sides[(arg, side)] = StreamSide(
+                        *(self.port(name, direction, width) for name, direction, width
+                          in ports.stream_ports(p.name, p.direction, w)))
                 else:
                     raise FpgaError(f"stream parameter '{p.name}' has no direction (in/out)")
             else:
@@ -392,7 +383,7 @@ class StructuralBuilder:
             if sig.ret is None:
                 raise FpgaError.at(terminator, "returns a value but the signature has none")
             ret = self.control_value(terminator.arguments[0])
-            self.top.add_op(st.AssignOp.build(operands=[self.ports["ap_return"], ret, None]))
+            self.top.add_op(st.AssignOp.build(operands=[self.ports[ports.RETURN], ret, None]))
         return self.component
 
     def storage(self, op: memref.AllocaOp):
@@ -407,18 +398,18 @@ class StructuralBuilder:
         for d in shape:
             words *= d
         aw = address_width(words)
-        ports = [0, 1] if is_dual_port(op.memref) else [0]
-        cell = self.cell(hint, oplib.local_ram_primitive(words, width, len(ports) == 2),
+        memory_ports = [0, 1] if is_dual_port(op.memref) else [0]
+        cell = self.cell(hint, oplib.local_ram_primitive(words, width, len(memory_ports) == 2),
                          {"WIDTH": width, "WORDS": words, "AW": aw}, [
             (f"{name}{n}", direction, w)
-            for n in ports
+            for n in memory_ports
             for name, direction, w in (("address", "in", aw), ("ce", "in", 1), ("we", "in", 1),
                                        ("d", "in", width), ("q", "out", width))
         ])
         mems = [Memory(
             cell.port(f"address{n}"), cell.port(f"ce{n}"), cell.port(f"we{n}"),
             cell.port(f"d{n}"), cell.port(f"q{n}"), shape, aw,
-        ) for n in ports]
+        ) for n in memory_ports]
         if len(mems) == 2:
             mems[0].port1 = mems[1]
         self.memories[op.memref] = mems[0]
@@ -433,7 +424,7 @@ class StructuralBuilder:
         # a create that runs more than once per call has a stream.clear where it ran
         # (transforms/fpga/hoist_local_streams.py), which empties it too (build_op)
         one = self.const(1, 1)
-        for reason in (self.ports["ap_rst"], self.idle_wire()):
+        for reason in (self.ports[ports.RESET], self.idle_wire()):
             self.top.add_op(st.AssignOp.build(operands=[cell.port("rst"), one, reason]))
         self.fifo_resets[op.result] = cell.port("rst")
         self.stream_sides[(op.result, "get")] = StreamSide(
@@ -448,7 +439,7 @@ class StructuralBuilder:
         # the value at the start of the call: the port while idle, then the latched copy
         idle = self.idle_wire()
         latched = self.register(f"{name}_latched", width, with_next=False)
-        accept = self.emit(comb.AndOp([idle, self.ports["ap_start"]]),
+        accept = self.emit(comb.AndOp([idle, self.ports[ports.START]]),
                            self.names.fresh("accept")).results[0]
         self.top.add_op(st.AssignOp.build(operands=[latched.in_, port, None]))
         self.top.add_op(st.AssignOp.build(operands=[latched.en, self.const(1, 1), accept]))
@@ -476,7 +467,7 @@ class StructuralBuilder:
             terms.append(self.emit(comb.AndOp([guard, waiting]), self.names.fresh("waits")).results[0])
         any_waits = terms[0] if len(terms) == 1 else \
             self.emit(comb.OrOp(terms), self.names.fresh("waits")).results[0]
-        running = self.emit(comb.XorOp([self.ports["ap_rst"], one]), self.names.fresh("running"))
+        running = self.emit(comb.XorOp([self.ports[ports.RESET], one]), self.names.fresh("running"))
         stalled = self.emit(comb.AndOp([any_waits, running.results[0]]),
                             self.names.fresh("stall")).results[0]
         wire = st.WireOp.create(properties={"wire_name": StringAttr(STALL_WIRE)},
@@ -1033,13 +1024,14 @@ class StructuralBuilder:
     def divider_cell(self, op, a, b, unit_width, signed, group, cycle, block, hint) -> st.CellOp:
         a = self.resize(a, unit_width, signed, "div_in")
         b = self.resize(b, unit_width, signed, "div_in")
-        ports = [("a", "in", unit_width), ("b", "in", unit_width),
-                 ("quotient", "out", unit_width), ("remainder", "out", unit_width)]
+        unit_ports = [("a", "in", unit_width), ("b", "in", unit_width),
+                      ("quotient", "out", unit_width), ("remainder", "out", unit_width)]
         params = {"WIDTH": unit_width, "SIGNED": int(signed)}
         if PIPELINED_DIVIDER_ATTR in op.attributes:  # takes operands every cycle, no start
-            cell = self.cell(hint, "vichls_div_pipe", params, [("ce", "in", 1), *ports])
+            cell = self.cell(hint, "vichls_div_pipe", params, [("ce", "in", 1), *unit_ports])
         else:
-            cell = self.cell(hint, "vichls_div", params, [("ce", "in", 1), ("start", "in", 1), *ports])
+            cell = self.cell(hint, "vichls_div", params, [("ce", "in", 1), ("start", "in", 1),
+                                                          *unit_ports])
             self.assign(block, cell.port("start"), self.const(1, 1), self.guard(group, cycle))
         self.clock_enable(cell)
         self.top.add_op(st.AssignOp.build(operands=[cell.port("a"), a, None]))
