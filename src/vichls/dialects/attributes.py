@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnitAttr,
 )
-from xdsl.ir import Attribute, Dialect, Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import AttrConstraint, VerificationContext, base
 from xdsl.utils.exceptions import VerifyException
 
@@ -113,7 +113,6 @@ ENTRY_PUT_BOUNDS_ATTR = declare("stream_entry_put_bounds", ArrayAttr, {MODULE},
 SITES_ATTR = declare("stream_sites", ArrayAttr, {MODULE},
                      "the source place of every stream get and put (for errors)")
 
-Vichls = Dialect("vichls", [], [])
 
 
 def _carrier(op: Operation) -> str:
