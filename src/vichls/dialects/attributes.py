@@ -114,7 +114,6 @@ SITES_ATTR = declare("stream_sites", ArrayAttr, {MODULE},
                      "the source place of every stream get and put (for errors)")
 
 
-
 def _carrier(op: Operation) -> str:
     if isinstance(op, ModuleOp):
         return MODULE
