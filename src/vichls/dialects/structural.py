@@ -33,6 +33,7 @@ register's next value, ``en ? in : out``).
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -45,7 +46,7 @@ from xdsl.dialects.builtin import (
     i1,
     i32,
 )
-from xdsl.ir import Dialect
+from xdsl.ir import Dialect, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
@@ -130,19 +131,40 @@ class CellOp(IRDLOperation):
                  ports: list[tuple[str, str, int]]) -> "CellOp":
         """An instance ``name`` of ``primitive`` with integer ``params`` and ``ports`` given
         as (name, "in"/"out", width); each port value is hinted ``<name>_<port>``."""
+        names, directions, types = _port_attrs(tuple(ports))
         op = cls.create(
             properties={
                 "instance_name": StringAttr(name),
-                "primitive": StringAttr(primitive),
-                "params": DictionaryAttr({k: IntegerAttr(v, i32) for k, v in params.items()}),
-                "port_names": ArrayAttr([StringAttr(p) for p, _, _ in ports]),
-                "port_directions": ArrayAttr([StringAttr(d) for _, d, _ in ports]),
+                "primitive": _string_attr(primitive),
+                "params": _params_attr(tuple(params.items())),
+                "port_names": names,
+                "port_directions": directions,
             },
-            result_types=[IntegerType(w) for _, _, w in ports],
+            result_types=types,
         )
         for r, (p, _, _) in zip(op.results, ports):
             r.name_hint = f"{name}_{p}"
         return op
+
+
+# Attributes are immutable: the parts that many cells share (a register's ports, its
+# WIDTH) are made once; a design of thousands of cells spent a tenth of its structural
+# build constructing them again.
+@functools.lru_cache(maxsize=None)
+def _string_attr(text: str) -> StringAttr:
+    return StringAttr(text)
+
+
+@functools.lru_cache(maxsize=None)
+def _params_attr(params: tuple[tuple[str, int], ...]) -> DictionaryAttr:
+    return DictionaryAttr({k: IntegerAttr(v, i32) for k, v in params})
+
+
+@functools.lru_cache(maxsize=None)
+def _port_attrs(ports: tuple[tuple[str, str, int], ...]):
+    return (ArrayAttr([_string_attr(p) for p, _, _ in ports]),
+            ArrayAttr([_string_attr(d) for _, d, _ in ports]),
+            tuple(IntegerType(w) for _, _, w in ports))
 
 
 @irdl_op_definition
@@ -166,6 +188,12 @@ class AssignOp(IRDLOperation):
     src = operand_def(T)
     guard = opt_operand_def(i1)
     assembly_format = "$dest `=` $src (`if` $guard^)? attr-dict `:` type($src)"
+
+    @classmethod
+    def of(cls, dest: SSAValue, src: SSAValue, guard: SSAValue | None = None) -> "AssignOp":
+        """``dest = src`` (while ``guard``): ``build`` without its generic argument
+        handling, for the builders that make one per value."""
+        return cls.create(operands=[dest, src] if guard is None else [dest, src, guard])
 
     def verify_(self) -> None:
         if not isinstance(self.parent_op(), (ComponentOp, StaticGroupOp)):

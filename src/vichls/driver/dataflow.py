@@ -32,7 +32,6 @@ from __future__ import annotations
 from collections import Counter
 from math import ceil
 
-import networkx as nx
 from xdsl.dialects import comb, func, hw
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerType, ModuleOp, StringAttr
 from xdsl.ir import Block, Region, SSAValue
@@ -186,6 +185,8 @@ def _in_flight(design) -> int:
 
 
 def _fifo_depths(tasks, channels, compiled) -> dict[SSAValue, int]:
+    import networkx as nx  # (here: its import costs every compile a sixth of a second)
+
     graph_ = nx.DiGraph()
     graph_.add_nodes_from(t.task_name.data for t in tasks)
     graph_.add_edges_from((ch.producer.data, ch.consumer.data) for ch in channels)
@@ -277,7 +278,7 @@ class TopBuilder:
         return op
 
     def assign(self, dest: SSAValue, src: SSAValue, guard: SSAValue | None = None):
-        self.top.add_op(st.AssignOp.build(operands=[dest, src, guard]))
+        self.top.add_op(st.AssignOp.of(dest, src, guard))
 
     def and_(self, values: list[SSAValue], hint: str) -> SSAValue:
         if not values:

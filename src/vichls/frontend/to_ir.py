@@ -20,6 +20,7 @@ from typing import Optional
 
 from xdsl.dialects import affine, arith, builtin, func, memref, scf
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     FileLineColLoc,
     IndexType,
     IntAttr,
@@ -28,6 +29,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     StringAttr,
+    i32,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
@@ -115,6 +117,27 @@ def _memref_type(width: int, shape: tuple[int, ...]) -> MemRefType:
     return MemRefType(IntegerType(width), list(shape))
 
 
+@functools.lru_cache(maxsize=256)
+def _file_attr(filename: str) -> StringAttr:
+    return StringAttr(filename)
+
+
+_SIMPLE_BINARY = {"add": arith.AddiOp, "sub": arith.SubiOp, "mul": arith.MuliOp,
+                  "and": arith.AndIOp, "or": arith.OrIOp, "xor": arith.XOrIOp}
+
+
+@functools.lru_cache(maxsize=None)
+def _default_properties(kind: type) -> dict:
+    """The properties the constructor of the binary op ``kind`` gives (overflow flags):
+    taken from one op built the slow way, shared after (attributes are immutable)."""
+    one = arith.ConstantOp(IntegerAttr(1, IntegerType(8))).result
+    return dict(kind(one, one).properties)
+
+
+#: the operand segment sizes of an alloca with neither dynamic sizes nor symbols
+_NO_ALLOCA_OPERANDS = DenseArrayBase.from_list(i32, [0, 0])
+
+
 class FunctionBuilder:
     def __init__(self, kt: T.KernelTree):
         self.kt = kt
@@ -135,10 +158,10 @@ class FunctionBuilder:
 
     # -- emission -------------------------------------------------------------------------
     @staticmethod
-    @functools.lru_cache(maxsize=4096)
+    @functools.lru_cache(maxsize=65536)
     def loc_of(loc: T.Loc) -> FileLineColLoc:
         # (a location is an immutable attribute: the ops of one source place share it)
-        return FileLineColLoc(StringAttr(loc.filename), IntAttr(loc.line), IntAttr(loc.col))
+        return FileLineColLoc(_file_attr(loc.filename), IntAttr(loc.line), IntAttr(loc.col))
 
     def set_loc(self, loc: T.Loc) -> None:
         self.loc = self.loc_of(loc)
@@ -148,9 +171,12 @@ class FunctionBuilder:
         self.block.add_op(op)
         return op
 
+    # The builders below make the most frequent ops with ``create``, which skips the
+    # generic handling of arguments that ``build`` and the ops' constructors do (three
+    # times as slow; a kernel of thousands of statements noticed); the ops are the same.
     def alloca(self, ty: ScalarType, shape: tuple[int, ...] = ()) -> SSAValue:
-        op = memref.AllocaOp.build(operands=[[], []],
-                                   result_types=[_memref_type(ty.width, tuple(shape))])
+        op = memref.AllocaOp.create(properties={"operandSegmentSizes": _NO_ALLOCA_OPERANDS},
+                                    result_types=[_memref_type(ty.width, tuple(shape))])
         op.location = self.loc
         if self.first_non_alloca is None:
             self.entry.add_op(op)
@@ -166,10 +192,11 @@ class FunctionBuilder:
         return self.add(arith.ConstantOp(IntegerAttr(value, _INDEX))).results[0]
 
     def load0(self, slot: SSAValue) -> SSAValue:
-        return self.add(memref.LoadOp.get(slot, [])).results[0]
+        return self.add(memref.LoadOp.create(
+            operands=[slot], result_types=[slot.type.element_type])).results[0]
 
     def store0(self, value: SSAValue, slot: SSAValue) -> None:
-        self.add(memref.StoreOp.get(value, slot, []))
+        self.add(memref.StoreOp.create(operands=[value, slot]))
 
     def nested(self, fill) -> Region:
         """A single-block region filled by ``fill()``, ending in scf.yield."""
@@ -219,11 +246,20 @@ class FunctionBuilder:
         for p, arg in zip(kt.params, self.entry.args):
             if not p.is_array and p.assigned:
                 self.store0(arg, self.slots[p])
-        for sym in kt.locals:  # scalars start at 0, as in the reference
+        # scalars start at 0, as in the reference (one zero per width: the clean-up would
+        # merge them, at a cost in a kernel of thousands of locals)
+        zeros: dict[int, SSAValue] = {}
+
+        def zero(ty: ScalarType) -> SSAValue:
+            if ty.width not in zeros:
+                zeros[ty.width] = self.const(0, ty)
+            return zeros[ty.width]
+
+        for sym in kt.locals:
             if not sym.is_array and not sym.is_stream:
-                self.store0(self.const(0, sym.type), self.slots[sym])
+                self.store0(zero(sym.type), self.slots[sym])
         if self.ret_flag is not None:
-            self.store0(self.const(0, bool_), self.ret_flag)
+            self.store0(zero(bool_), self.ret_flag)
         self.first_non_alloca = self.entry.first_op
         while self.first_non_alloca is not None and isinstance(
                 self.first_non_alloca, (memref.AllocaOp, ir_stream.CreateOp)):
@@ -719,10 +755,10 @@ class FunctionBuilder:
 
     def binary(self, op: str, a: SSAValue, b: SSAValue, t: ScalarType,
                rhs_const: Optional[int] = None) -> SSAValue:
-        simple = {"add": arith.AddiOp, "sub": arith.SubiOp, "mul": arith.MuliOp,
-                  "and": arith.AndIOp, "or": arith.OrIOp, "xor": arith.XOrIOp}
-        if op in simple:
-            return self.add(simple[op](a, b)).results[0]
+        if op in _SIMPLE_BINARY:
+            kind = _SIMPLE_BINARY[op]
+            return self.add(kind.create(operands=[a, b], result_types=[a.type],
+                                        properties=dict(_default_properties(kind)))).results[0]
         if op in _SIGNED_CMP:
             pred = (_SIGNED_CMP if t.signed else _UNSIGNED_CMP)[op]
             return self.cmp(a, b, pred)

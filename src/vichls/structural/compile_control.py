@@ -353,8 +353,8 @@ class ControlCompiler:
             reg_in, reg_en, reg_out = self.register(f"{_loop_name(op)}_more", 1)
             # the outputs of the registers (the next values would drag the decisions and
             # the bounds' arithmetic in)
-            self.top.add_op(st.AssignOp.build(operands=[reg_in, self.settled_view(test), None]))
-            self.top.add_op(st.AssignOp.build(operands=[reg_en, self.one(), None]))
+            self.top.add_op(st.AssignOp.of(reg_in, self.settled_view(test)))
+            self.top.add_op(st.AssignOp.of(reg_en, self.one()))
             self.cache[key] = reg_out
         return self.cache[key]
 
@@ -467,8 +467,8 @@ class ControlCompiler:
         else:
             guard = self.conjunction([self.in_state(source), *literals])
             value = self.in_state_view(self.on_path(tree.value, written), source)
-            self.top.add_op(st.AssignOp.build(operands=[tree.reg_in, value, guard]))
-            self.top.add_op(st.AssignOp.build(operands=[tree.reg_en, self.one(), guard]))
+            self.top.add_op(st.AssignOp.of(tree.reg_in, value, guard))
+            self.top.add_op(st.AssignOp.of(tree.reg_en, self.one(), guard))
             if tree.reg_en in self.induction:
                 written = {**written, tree.reg_en: value}
             self.lower(source, tree.then, literals, done_guards, last, written)
@@ -532,18 +532,18 @@ class ControlCompiler:
                             "target": IntegerAttr(0, i32)}))
             done_guards.append(finished)
             for guard in done_guards:
-                self.top.add_op(st.AssignOp.build(operands=[self.ports[ports.DONE], self.one(), guard]))
+                self.top.add_op(st.AssignOp.of(self.ports[ports.DONE], self.one(), guard))
             accept = self.conjunction([self.in_state(0), start])
-            self.top.add_op(st.AssignOp.build(operands=[self.ports[ports.READY], self.one(), accept]))
+            self.top.add_op(st.AssignOp.of(self.ports[ports.READY], self.one(), accept))
         else:
             for port in (ports.DONE, ports.READY):
                 for guard in done_guards:
-                    self.top.add_op(st.AssignOp.build(operands=[self.ports[port], self.one(), guard]))
-        self.top.add_op(st.AssignOp.build(operands=[self.ports[ports.IDLE], self.in_state(0), None]))
+                    self.top.add_op(st.AssignOp.of(self.ports[port], self.one(), guard))
+        self.top.add_op(st.AssignOp.of(self.ports[ports.IDLE], self.in_state(0)))
         idle = next((op for op in self.top.ops
                      if isinstance(op, st.WireOp) and op.wire_name.data == IDLE_WIRE), None)
         if idle is not None:  # scalar inputs to latch, local FIFOs to empty between calls
-            self.top.add_op(st.AssignOp.build(operands=[idle.result, self.in_state(0), None]))
+            self.top.add_op(st.AssignOp.of(idle.result, self.in_state(0)))
         remove_unused_logic(self.top)
 
 
@@ -607,7 +607,7 @@ class PipelineControl:
         return self.cc.register(name, width)
 
     def assign(self, dest: SSAValue, src: SSAValue, guard: SSAValue | None):
-        self.cc.top.add_op(st.AssignOp.build(operands=[dest, src, guard]))
+        self.cc.top.add_op(st.AssignOp.of(dest, src, guard))
 
     def entry(self, then):
         """Writes that start the loop, then ``then``."""

@@ -88,7 +88,7 @@ def insert_stall(module: ModuleOp) -> None:
 
         for op in list(block.ops):
             if isinstance(op, st.AssignOp) and op.dest in gated:
-                new = st.AssignOp.build(operands=[op.dest, op.src, with_go(op.guard)])
+                new = st.AssignOp.of(op.dest, op.src, with_go(op.guard))
             elif isinstance(op, st.TransitionOp):
                 new = st.TransitionOp.build(operands=[op.fsm, with_go(op.cond)],
                                             properties={"source": op.source, "target": op.target})

@@ -322,7 +322,7 @@ class StructuralBuilder:
         return self.cycle_guards[key]
 
     def assign(self, block: Block, dest: SSAValue, src: SSAValue, guard: SSAValue | None):
-        block.add_op(st.AssignOp.build(operands=[dest, src, guard]))
+        block.add_op(st.AssignOp.of(dest, src, guard))
 
     # -- the build ----------------------------------------------------------------------
     def build(self) -> st.ComponentOp:
@@ -376,14 +376,14 @@ class StructuralBuilder:
         self.emit(control)
         stalled = self.stall_logic()
         if self.task_mode:
-            self.top.add_op(st.AssignOp.build(
-                operands=[waits, stalled if stalled is not None else self.const(0, 1), None]))
+            self.top.add_op(st.AssignOp.of(
+                waits, stalled if stalled is not None else self.const(0, 1)))
         terminator = body.last_op
         if isinstance(terminator, func.ReturnOp) and terminator.arguments:
             if sig.ret is None:
                 raise FpgaError.at(terminator, "returns a value but the signature has none")
             ret = self.control_value(terminator.arguments[0])
-            self.top.add_op(st.AssignOp.build(operands=[self.ports[ports.RETURN], ret, None]))
+            self.top.add_op(st.AssignOp.of(self.ports[ports.RETURN], ret))
         return self.component
 
     def storage(self, op: memref.AllocaOp):
@@ -425,7 +425,7 @@ class StructuralBuilder:
         # (transforms/fpga/hoist_local_streams.py), which empties it too (build_op)
         one = self.const(1, 1)
         for reason in (self.ports[ports.RESET], self.idle_wire()):
-            self.top.add_op(st.AssignOp.build(operands=[cell.port("rst"), one, reason]))
+            self.top.add_op(st.AssignOp.of(cell.port("rst"), one, reason))
         self.fifo_resets[op.result] = cell.port("rst")
         self.stream_sides[(op.result, "get")] = StreamSide(
             cell.port("dout"), cell.port("empty_n"), cell.port("read"))
@@ -441,8 +441,8 @@ class StructuralBuilder:
         latched = self.register(f"{name}_latched", width, with_next=False)
         accept = self.emit(comb.AndOp([idle, self.ports[ports.START]]),
                            self.names.fresh("accept")).results[0]
-        self.top.add_op(st.AssignOp.build(operands=[latched.in_, port, None]))
-        self.top.add_op(st.AssignOp.build(operands=[latched.en, self.const(1, 1), accept]))
+        self.top.add_op(st.AssignOp.of(latched.in_, port))
+        self.top.add_op(st.AssignOp.of(latched.en, self.const(1, 1), accept))
         return self.emit(comb.MuxOp(idle, port, latched.out), self.names.fresh(name)).results[0]
 
     def idle_wire(self) -> SSAValue:
@@ -473,12 +473,12 @@ class StructuralBuilder:
         wire = st.WireOp.create(properties={"wire_name": StringAttr(STALL_WIRE)},
                                 result_types=[IntegerType(1)])
         self.emit(wire, STALL_WIRE)
-        self.top.add_op(st.AssignOp.build(operands=[wire.result, stalled, None]))
+        self.top.add_op(st.AssignOp.of(wire.result, stalled))
         return wire.result
 
     def clock_enable(self, cell: st.CellOp):
         """A multi-cycle unit runs while the design is not stalled (insert_stall gates it)."""
-        self.top.add_op(st.AssignOp.build(operands=[cell.port("ce"), self.const(1, 1), None]))
+        self.top.add_op(st.AssignOp.of(cell.port("ce"), self.const(1, 1)))
 
     def number_segments(self, block: Block):
         for item in split_block(block):
@@ -844,8 +844,8 @@ class StructuralBuilder:
             # a shared cell (transforms/fpga/bind_multipliers) takes the operands of the group
             # issuing in this cycle
             g = self.guard(group, cycle) if SHARERS_ATTR in op.attributes else None
-            self.top.add_op(st.AssignOp.build(operands=[cell.port("a"), arg(0), g]))
-            self.top.add_op(st.AssignOp.build(operands=[cell.port("b"), arg(1), g]))
+            self.top.add_op(st.AssignOp.of(cell.port("a"), arg(0), g))
+            self.top.add_op(st.AssignOp.of(cell.port("b"), arg(1), g))
             self.define(result, cell.port("p"), group, ready, block, hint)
             return
         folded = self.fold(op, arg, width)
@@ -1034,8 +1034,8 @@ class StructuralBuilder:
                                                           *unit_ports])
             self.assign(block, cell.port("start"), self.const(1, 1), self.guard(group, cycle))
         self.clock_enable(cell)
-        self.top.add_op(st.AssignOp.build(operands=[cell.port("a"), a, None]))
-        self.top.add_op(st.AssignOp.build(operands=[cell.port("b"), b, None]))
+        self.top.add_op(st.AssignOp.of(cell.port("a"), a))
+        self.top.add_op(st.AssignOp.of(cell.port("b"), b))
         return cell
 
     def divider(self, op, a, b, width, group, cycle, block, hint) -> SSAValue:

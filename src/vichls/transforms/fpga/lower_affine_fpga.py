@@ -32,19 +32,10 @@ from xdsl.dialects import affine, arith, memref, scf
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.transforms.lower_affine import (
     LowerAffineApply,
-    LowerAffineFor,
-    LowerAffineLoad,
-    LowerAffineStore,
     LowerAffineYield,
     affine_expr_ops,
     insert_affine_map_ops,
@@ -148,22 +139,27 @@ def canonical_maps(module: ModuleOp) -> None:
                 op.properties[name] = AffineMapAttr(_as_text_gives(attr.data))
 
 
+#: the pattern that lowers each affine op; the loads, stores and loops first (their
+#: patterns read the maps), then what they leave (yields, applies)
+_FIRST = {affine.LoadOp: _LoadKeepingLocation(), affine.StoreOp: _StoreKeepingLocation(),
+          affine.ForOp: _LowerForWithBounds()}
+_THEN = {affine.YieldOp: LowerAffineYield(), affine.ApplyOp: LowerAffineApply()}
+
+
 def lower_affine_for_fpga(module: ModuleOp) -> None:
     canonical_maps(module)
-    # xDSL's walker would first ask every op whether it is dead, and for an scf.if that
-    # means the effects of everything nested in it: quadratic in the nesting of ifs (an
-    # elif chain). transforms/fpga/remove_dead_ops.py removes dead ops later, so that is off here.
-    PatternRewriteWalker(
-        GreedyRewritePatternApplier(
-            [_LoadKeepingLocation(), _StoreKeepingLocation(), _LowerForWithBounds()],
-            dce_enabled=False)
-    ).rewrite_module(module)
-    PatternRewriteWalker(
-        GreedyRewritePatternApplier(
-            [LowerAffineStore(), LowerAffineLoad(), LowerAffineFor(), LowerAffineYield(),
-             LowerAffineApply()],
-            dce_enabled=False)
-    ).rewrite_module(module)
+    # Each pattern is applied once to each op it lowers, found by one walk: no greedy
+    # rewrite walker, which would visit every op of the module twice and (with dead-code
+    # elimination on) ask every scf.if for the effects of everything nested in it. A
+    # rewrite inserts its ops before the op it replaces and moves a loop's body as it is,
+    # so the order in which the ops are lowered does not change the result.
+    found: dict[type, list[Operation]] = {}
+    for op in module.walk():
+        if type(op) in _FIRST or type(op) in _THEN:
+            found.setdefault(type(op), []).append(op)
+    for patterns in (_FIRST, _THEN):
+        for op in [op for kind in patterns for op in found.get(kind, ())]:
+            patterns[type(op)].match_and_rewrite(op, PatternRewriter(op))
 
 
 @dataclass(frozen=True)
