@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vichls.signature import KernelSignature
+from vichls.signature import KernelSignature, from_raw
 from vichls.types import ArrayType, ScalarType, Stream, StreamType
 
 
@@ -41,15 +41,19 @@ def values(rng: np.random.Generator, t: ScalarType, n: int, edge_share: float = 
 
 
 def array(rng: np.random.Generator, t: ScalarType, shape, edge_share: float = 0.4) -> np.ndarray:
-    """An array of ``t`` (in ``t.dtype``) mixing edge and random values."""
+    """An array of ``t`` mixing edge and random values, as a call takes it (in
+    ``python_dtype(t)``: the raw bits' dtype, or float64 for fixed point that crosses as
+    floats)."""
     shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
     count = int(np.prod(shape))
-    return np.array(values(rng, t, count, edge_share), dtype=t.dtype).reshape(shape)
+    raw = np.array(values(rng, t, count, edge_share), dtype=t.dtype).reshape(shape)
+    return from_raw(t, raw)
 
 
-def scalar(rng: np.random.Generator, t: ScalarType, edge_share: float = 0.5) -> int:
-    """One value of ``t``, an edge value with probability ``edge_share``."""
-    return values(rng, t, 1, edge_share)[0]
+def scalar(rng: np.random.Generator, t: ScalarType, edge_share: float = 0.5):
+    """One value of ``t``, an edge value with probability ``edge_share`` (fixed point:
+    its raw bits' edges: the type's min, max, 0, one LSB, ...)."""
+    return from_raw(t, values(rng, t, 1, edge_share)[0])
 
 
 #: Elements in a random input stream: a kernel that reads more needs its own
@@ -65,7 +69,10 @@ def random_args(sig: KernelSignature, rng: np.random.Generator) -> tuple:
             return array(rng, p.type.element, p.type.shape)
         if isinstance(p.type, StreamType):
             count = RANDOM_STREAM_LENGTH if p.direction == "in" else 0
-            return p.type(values(rng, p.type.element, count) if count else ())
+            stream = p.type()
+            for raw in values(rng, p.type.element, count) if count else ():
+                stream.put_raw(raw)
+            return stream
         return scalar(rng, p.type)
 
     return tuple(one(p) for p in sig.params)
@@ -74,4 +81,4 @@ def random_args(sig: KernelSignature, rng: np.random.Generator) -> tuple:
 def copy_args(args) -> tuple:
     """Independent copies of the arrays and streams of an argument tuple."""
     return tuple(a.copy() if isinstance(a, np.ndarray)
-                 else Stream(a.type, list(a)) if isinstance(a, Stream) else a for a in args)
+                 else a.copy() if isinstance(a, Stream) else a for a in args)

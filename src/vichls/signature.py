@@ -34,7 +34,18 @@ from vichls.dialects.attributes import (
     TYPE_ATTR,
 )
 from vichls.dialects import stream as ir_stream
-from vichls.types import ArrayType, ScalarType, Stream, StreamType, parse_type_name, type_name
+from vichls.types import (
+    ArrayType,
+    FixedType,
+    ScalarType,
+    Stream,
+    StreamType,
+    from_bits,
+    parse_type_name,
+    quantize,
+    to_bits,
+    type_name,
+)
 
 #: on a stream argument: "in" when the kernel gets from it, "out" when it puts to it
 #: on a stream argument: the depth its declaration gives (``stream[int32, 4]``)
@@ -170,13 +181,26 @@ class KernelArgumentError(TypeError):
     """A kernel was called with arguments that do not match its signature."""
 
 
+def _as_float(t: ScalarType) -> bool:
+    """Do values of ``t`` cross to and from Python as floats (fixed point of at most 53
+    bits), rather than as integers (integers, and wider fixed point as raw bits)?"""
+    return isinstance(t, FixedType) and t.crosses_as_float
+
+
+def python_dtype(t: ScalarType) -> np.dtype:
+    """The dtype of a numpy array argument of element type ``t``: float64 for fixed point
+    that crosses as floats, else the dtype of its raw bits (``ScalarType.dtype``)."""
+    return np.dtype(np.float64) if _as_float(t) else t.dtype
+
+
 def check_call_args(sig: KernelSignature, args: Sequence) -> list:
     """Validate the arguments of a call against ``sig``.
 
-    Arrays must be numpy arrays of the parameter's shape and of the dtype that holds its
-    element type (``ScalarType.dtype``), C-contiguous, since every target updates them in
-    place. Scalars are Python or numpy integers; they are wrapped into the parameter type,
-    as an assignment would. Returns the arguments in that normal form.
+    Arrays must be numpy arrays of the parameter's shape and of ``python_dtype`` of its
+    element type, C-contiguous, since every target updates them in place. Scalars are
+    Python or numpy integers (a fixed-point scalar: a number), converted to the parameter
+    type as an assignment would. Returns the arguments in that normal form; ``raw_args``
+    gives the raw bits every target computes on.
     """
     if len(args) != len(sig.params):
         raise KernelArgumentError(
@@ -191,7 +215,7 @@ def check_call_args(sig: KernelSignature, args: Sequence) -> list:
                     f"{sig.name}(): argument {p.name!r} must be a numpy array of "
                     f"{p.type!r}, got {type(a).__name__}"
                 )
-            want = p.type.element.dtype
+            want = python_dtype(p.type.element)
             if a.shape != p.type.shape or a.dtype != want:
                 raise KernelArgumentError(
                     f"{sig.name}(): argument {p.name!r} must have shape {p.type.shape} and "
@@ -210,6 +234,18 @@ def check_call_args(sig: KernelSignature, args: Sequence) -> list:
                     f"{a!r}"
                 )
             out.append(a)
+        elif _as_float(p.type):
+            if isinstance(a, (bool, np.bool_)):
+                a = int(a)
+            if isinstance(a, (int, np.integer)):
+                exact = int(a)
+            elif isinstance(a, (float, np.floating)) and np.isfinite(a):
+                exact = float(a)
+            else:
+                raise KernelArgumentError(
+                    f"{sig.name}(): argument {p.name!r} must be a finite number, got {a!r}"
+                )
+            out.append(from_bits(quantize(exact, p.type), p.type))
         else:
             if isinstance(a, (bool, np.bool_)):
                 a = int(a)
@@ -219,6 +255,46 @@ def check_call_args(sig: KernelSignature, args: Sequence) -> list:
                 )
             out.append(p.type.wrap(int(a)))
     return out
+
+
+def raw_args(sig: KernelSignature, normal: Sequence) -> list:
+    """The arguments in normal form (``check_call_args``) as the raw bits the targets
+    compute on: a fixed-point array that crosses as floats becomes a new array of its raw
+    bits (``write_back`` returns what the call left in it), a fixed scalar its raw bits;
+    everything else is passed as it is."""
+    out = []
+    for p, a in zip(sig.params, normal):
+        if _as_float(p.scalar) and not p.is_stream:
+            out.append(to_bits(a, p.scalar))
+        else:
+            out.append(a)
+    return out
+
+
+def write_back(sig: KernelSignature, normal: Sequence, raw: Sequence) -> None:
+    """Copy what a call left in the raw arrays of fixed-point parameters back into the
+    caller's float arrays (every array is updated in place)."""
+    for p, a, r in zip(sig.params, normal, raw):
+        if p.is_array and r is not a:
+            np.copyto(a, from_bits(r, p.scalar))
+
+
+def from_raw(t: ScalarType | None, raw):
+    """A value of type ``t`` as the caller sees it, from its raw bits: a float for fixed
+    point that crosses as floats (an array of them for an array), else the raw value."""
+    if t is None or not _as_float(t):
+        return raw
+    return from_bits(raw, t)
+
+
+def call_on_raw(sig: KernelSignature, args: Sequence, run):
+    """Check ``args``, call ``run`` with their raw bits, copy the arrays back and return
+    the result as the caller sees it: what every target's call does."""
+    normal = check_call_args(sig, args)
+    raw = raw_args(sig, normal)
+    result = run(*raw)
+    write_back(sig, normal, raw)
+    return from_raw(sig.ret, result)
 
 
 def to_array_value(t: ScalarType, v: int):

@@ -1,16 +1,20 @@
-"""Scalar and array types of the kernel language, and their exact integer semantics.
+"""Scalar and array types of the kernel language, and their exact semantics.
 
-Every kernel value is a fixed-width two's-complement integer of 1 to 64 bits, signed or
-unsigned (``bool_`` is the unsigned 1-bit type). This module is the single place that says
-what a type is, how a Python int wraps into it, which numpy dtype holds it, and how a type
-is spelled in source code and in the IR (``type_name`` / ``parse_type_name``).
+Every kernel value is held as a fixed-width two's-complement integer of 1 to 64 bits, signed
+or unsigned (``bool_`` is the unsigned 1-bit type); a fixed-point value (``fixed(W, I)``,
+``FixedType``) is such an integer with a binary point. This module is the single place that
+says what a type is, how a Python int wraps into it, how a number converts to a fixed type
+(``quantize``), which numpy dtype holds it, and how a type is spelled in source code and in
+the IR (``type_name`` / ``parse_type_name``).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections import deque
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -137,7 +141,10 @@ class Stream:
     """A stream value: the kernel's ``get()`` takes the oldest element, ``put(x)`` appends.
 
     Kernel parameters of stream type take one of these in every target (Python, CPU,
-    simulation), which all consume what they get and append what they put, in place.
+    simulation), which all consume what they get and append what they put, in place. A
+    stream holds raw bits (``put_raw``/``get_raw``/``raw``, what the targets use); ``put``,
+    ``get`` and iteration speak the caller's values: for a fixed-point element type of at
+    most 53 bits, floats (converted on ``put`` as an assignment would), else integers.
     """
 
     def __init__(self, type_: StreamType, values=()):
@@ -146,13 +153,36 @@ class Stream:
         for v in values:
             self.put(v)
 
-    def put(self, value) -> None:
-        self._items.append(self.type.element.wrap(int(value)))
+    def _as_float(self) -> bool:
+        t = self.type.element
+        return isinstance(t, FixedType) and t.crosses_as_float
 
-    def get(self) -> int:
+    def put(self, value) -> None:
+        if self._as_float():
+            self._items.append(quantize(_exact(value), self.type.element))
+        else:
+            self._items.append(self.type.element.wrap(int(value)))
+
+    def get(self):
+        raw = self.get_raw()
+        return float(self.type.element.value_of(raw)) if self._as_float() else raw
+
+    def put_raw(self, raw: int) -> None:
+        self._items.append(self.type.element.wrap(int(raw)))
+
+    def get_raw(self) -> int:
         if not self._items:
             raise StreamEmptyError(f"get() from an empty {self.type!r}")
         return self._items.popleft()
+
+    def raw(self) -> list[int]:
+        """The raw bits of the elements in order, without removing them."""
+        return list(self._items)
+
+    def copy(self) -> "Stream":
+        other = Stream(self.type)
+        other._items.extend(self._items)
+        return other
 
     def empty(self) -> bool:
         return not self._items
@@ -161,11 +191,13 @@ class Stream:
         return len(self._items)
 
     def __iter__(self):
-        """The elements in order, without removing them."""
+        """The elements in order (as ``get`` gives them), without removing them."""
+        if self._as_float():
+            return iter([float(self.type.element.value_of(r)) for r in self._items])
         return iter(list(self._items))
 
     def __repr__(self) -> str:
-        return f"{self.type!r}({list(self._items)})"
+        return f"{self.type!r}({list(self)})"
 
 
 class _StreamTypes:
@@ -213,7 +245,10 @@ NAMED_TYPES: dict[str, ScalarType] = {
 
 
 def type_name(t: ScalarType) -> str:
-    """Canonical spelling: ``int32``, ``uint8``, ``bool_``, ``int_(12)``, ``uint_(3)``."""
+    """Canonical spelling: ``int32``, ``uint8``, ``bool_``, ``int_(12)``, ``uint_(3)``,
+    ``fixed(16, 6)``, ``ufixed(8, 2, quant='rnd', overflow='sat')``."""
+    if type(t) is not ScalarType:  # a fixed type spells itself
+        return t.name
     if t.width == 1 and not t.signed:
         return "bool_"
     if t.width in (8, 16, 32, 64):
@@ -230,6 +265,9 @@ def parse_type_name(name: str) -> ScalarType:
         return NAMED_TYPES[name]
     m = _TYPE_NAME_RE.match(name)
     if not m:
+        fixed_type = parse_fixed_name(name)
+        if fixed_type is not None:
+            return fixed_type
         raise ValueError(f"not a vichls type name: {name!r}")
     return ScalarType(int(m.group(2)), m.group(1) == "int")
 
@@ -240,6 +278,237 @@ def common_type(a: ScalarType, b: ScalarType) -> ScalarType:
     if a.width != b.width:
         return a if a.width > b.width else b
     return ScalarType(a.width, a.signed and b.signed)
+
+
+# -- fixed point: fixed(W, I) and ufixed(W, I), as Vitis HLS's ap_fixed ------------------
+#
+# A value of ``fixed(W, I)`` is a W-bit two's-complement integer ``raw`` (unsigned for
+# ``ufixed``) standing for ``raw * 2**-(W - I)``: I integer bits (the sign included) and
+# ``F = W - I`` fractional bits; I may be negative or larger than W (then F is negative and
+# the value is a multiple of a power of two). Everywhere below the front end the value *is*
+# its raw integer: arrays, streams, ports and the IR hold raw bits, so ``FixedType`` is a
+# ``ScalarType`` (width and signedness of the raw bits) that also knows where the binary
+# point is and what a conversion to it does:
+#
+# - quantization (``quant``): how bits below the type's LSB are dropped: "trn" (toward
+#   minus infinity, the default), "trn_zero" (toward zero), "rnd" (to nearest, ties up),
+#   "rnd_zero" (ties toward zero), "rnd_min_inf" (ties down), "rnd_inf" (ties away from
+#   zero), "rnd_conv" (ties to even);
+# - overflow (``overflow``): what a value outside the type's range becomes: "wrap" (modulo
+#   2**W, the default), "sat" (the nearest bound), "sat_zero" (0), "sat_sym" (the nearest
+#   bound, the negative one being -max, or -1 for a 1-bit type; ap_fixed also turns the
+#   most negative value of a signed source into that bound).
+#
+# ``quantize`` is the Python meaning of those conversions on exact numbers, used for
+# constants, for arguments coming from Python and by the tests; the kernel's own
+# conversions are built from integer operations by frontend/fixed_point.py, and both are
+# checked against ap_fixed itself (tests/fixed_oracle.py compiles Xilinx's headers).
+
+QUANT_MODES = ("trn", "trn_zero", "rnd", "rnd_zero", "rnd_min_inf", "rnd_inf", "rnd_conv")
+OVERFLOW_MODES = ("wrap", "sat", "sat_zero", "sat_sym")
+#: the most bits a fixed value may have and still cross to and from Python as a float64
+#: (53: every such value is a float64 exactly)
+FLOAT_CROSSING_BITS = 53
+
+
+@dataclass(frozen=True, repr=False)
+class FixedType(ScalarType):
+    """``fixed(W, I)`` (``signed``) or ``ufixed(W, I)``: see the module docstring."""
+
+    int_bits: int = 0
+    quant: str = "trn"
+    overflow: str = "wrap"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.quant not in QUANT_MODES:
+            raise ValueError(f"quant must be one of {', '.join(QUANT_MODES)}; got {self.quant!r}")
+        if self.overflow not in OVERFLOW_MODES:
+            raise ValueError(f"overflow must be one of {', '.join(OVERFLOW_MODES)}; got "
+                             f"{self.overflow!r}")
+
+    @property
+    def frac_bits(self) -> int:
+        return self.width - self.int_bits
+
+    @property
+    def plain(self) -> "FixedType":
+        """The same format with the default modes (what operations give)."""
+        return FixedType(self.width, self.signed, self.int_bits)
+
+    @property
+    def name(self) -> str:
+        modes = ""
+        if (self.quant, self.overflow) != ("trn", "wrap"):
+            modes = f", quant={self.quant!r}, overflow={self.overflow!r}"
+        return f"{'fixed' if self.signed else 'ufixed'}({self.width}, {self.int_bits}{modes})"
+
+    def __repr__(self) -> str:
+        return self.name
+
+    @property
+    def symmetric_min(self) -> int:
+        """The raw bits a negative overflow gives under ``sat_sym``: ``-max`` (ap_fixed sets
+        the sign bit and bit 0, which for one bit is the sign bit alone: -1)."""
+        return self.wrap(self.min | 1)
+
+    @property
+    def crosses_as_float(self) -> bool:
+        """Called from Python, does a value of this type come and go as a float64?"""
+        return self.width <= FLOAT_CROSSING_BITS
+
+    def value_of(self, raw: int) -> Fraction:
+        """The exact number that the raw bits ``raw`` stand for."""
+        return Fraction(self.wrap(raw)) * Fraction(2) ** -self.frac_bits
+
+    def __call__(self, value) -> float:
+        """A conversion, as assignment does it, of a Python number: the float it gives
+        (in a kernel, ``fixed(16, 6)(x)`` is a cast)."""
+        return float(self.value_of(quantize(_exact(value), self)))
+
+
+def fixed(width: int, int_bits: int, quant: str = "trn", overflow: str = "wrap") -> FixedType:
+    """``ap_fixed<width, int_bits, quant, overflow>``: signed, ``width`` bits (1 to 64), of
+    which ``int_bits`` (the sign included) are above the binary point."""
+    return FixedType(int(width), True, int(int_bits), quant, overflow)
+
+
+def ufixed(width: int, int_bits: int, quant: str = "trn", overflow: str = "wrap") -> FixedType:
+    """``ap_ufixed<width, int_bits, quant, overflow>``: as ``fixed``, unsigned."""
+    return FixedType(int(width), False, int(int_bits), quant, overflow)
+
+
+def as_fixed(t: ScalarType) -> FixedType:
+    """An integer type as the fixed type that holds it exactly (``intW`` is ``fixed(W, W)``,
+    as ap_fixed sees an integer operand); a fixed type as itself."""
+    if isinstance(t, FixedType):
+        return t
+    return FixedType(t.width, t.signed, t.width)
+
+
+# -- exact conversion --------------------------------------------------------------------
+
+
+def round_scaled(x: Fraction, quant: str) -> int:
+    """``x`` (a number in units of the target's LSB) to an integer, by ``quant``."""
+    down = math.floor(x)
+    rest = x - down  # in [0, 1)
+    half = Fraction(1, 2)
+    if rest == 0 or quant == "trn":
+        return down
+    if quant == "trn_zero":
+        return down + 1 if x < 0 else down
+    if rest > half:
+        return down + 1
+    if rest < half:
+        return down
+    # a tie
+    if quant == "rnd":
+        return down + 1
+    if quant == "rnd_zero":
+        return down + 1 if x < 0 else down
+    if quant == "rnd_min_inf":
+        return down
+    if quant == "rnd_inf":
+        return down + 1 if x > 0 else down
+    if quant == "rnd_conv":
+        return down + (down & 1)
+    raise AssertionError(quant)
+
+
+def saturate(q: int, t: FixedType, source_signed: bool = True) -> int:
+    """The integer ``q`` (in units of ``t``'s LSB) as raw bits of ``t``, by its overflow
+    mode. ``source_signed``: ap_fixed's ``sat_sym`` also maps the most negative value to
+    ``-max`` when the value converted comes from a signed type."""
+    lo, hi = t.min, t.max
+    if t.overflow == "sat_sym" and t.signed and source_signed and q <= lo:
+        return t.symmetric_min
+    if lo <= q <= hi:
+        return q
+    if t.overflow == "wrap":
+        return t.wrap(q)
+    if t.overflow == "sat_zero":
+        return 0
+    if t.overflow == "sat_sym" and t.signed:
+        return hi if q > hi else t.symmetric_min
+    return hi if q > hi else lo  # sat (and sat_sym of an unsigned type)
+
+
+def quantize(value, t: FixedType, source_signed: bool = True) -> int:
+    """The raw bits of ``t`` that the exact number ``value`` (an int, a finite float or a
+    Fraction) converts to, by ``t``'s quantization and overflow modes."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{value} has no fixed-point value")
+    scaled = Fraction(value) * Fraction(2) ** t.frac_bits
+    return saturate(round_scaled(scaled, t.quant), t, source_signed)
+
+
+def convert_raw(raw: int, source: ScalarType, target: FixedType) -> int:
+    """Raw bits of ``source`` (an integer or fixed type) converted to ``target``."""
+    src = as_fixed(source)
+    return quantize(src.value_of(raw), target, src.signed)
+
+
+# -- Python values <-> raw bits ----------------------------------------------------------
+
+
+def to_bits(values, t: FixedType):
+    """The raw bits of ``t`` for Python or numpy numbers ``values`` (a scalar or an array),
+    converted as an assignment would: an int for a scalar, an array of ``t.dtype`` for an
+    array."""
+    if not isinstance(t, FixedType):
+        raise TypeError(f"to_bits takes a fixed-point type, got {t!r}")
+    if np.ndim(values) == 0:
+        return quantize(_exact(values), t)
+    arr = np.asarray(values)
+    flat = [quantize(_exact(v), t) for v in arr.reshape(-1).tolist()]
+    return np.array(flat, dtype=t.dtype).reshape(arr.shape)
+
+
+def from_bits(bits, t: FixedType):
+    """The numbers that the raw bits ``bits`` of ``t`` stand for: a float for a scalar, a
+    float64 array for an array (exact for types of at most 53 bits; rounded to nearest
+    beyond)."""
+    if not isinstance(t, FixedType):
+        raise TypeError(f"from_bits takes a fixed-point type, got {t!r}")
+    if np.ndim(bits) == 0:
+        return float(t.value_of(int(bits)))
+    arr = np.asarray(bits)
+    flat = [float(t.value_of(int(b))) for b in arr.reshape(-1).tolist()]
+    return np.array(flat, dtype=np.float64).reshape(arr.shape)
+
+
+def _exact(v):
+    if isinstance(v, (bool, np.bool_)):
+        return int(v)
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, Fraction):
+        return v
+    return float(v)
+
+
+# -- naming ------------------------------------------------------------------------------
+
+
+def parse_fixed_name(name: str) -> FixedType | None:
+    """Inverse of ``FixedType.name`` (``fixed(16, 6)``, ``ufixed(8, 2, quant='rnd',
+    overflow='sat')``), or None when ``name`` is not a fixed type's name."""
+    for prefix, signed in (("fixed(", True), ("ufixed(", False)):
+        if name.startswith(prefix) and name.endswith(")"):
+            parts = [p.strip() for p in name[len(prefix):-1].split(",")]
+            try:
+                width, int_bits = int(parts[0]), int(parts[1])
+                modes = dict(p.split("=", 1) for p in parts[2:])
+                modes = {k.strip(): v.strip().strip("'\"") for k, v in modes.items()}
+                if set(modes) - {"quant", "overflow"} or len(parts) < 2:
+                    return None
+                return FixedType(width, signed, int_bits, modes.get("quant", "trn"),
+                                 modes.get("overflow", "wrap"))
+            except (ValueError, IndexError):
+                return None
+    return None
+
 
 
 def clog2(n: int) -> int:

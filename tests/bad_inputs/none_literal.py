@@ -1,4 +1,4 @@
-# expect: 7:9: NoneType constants are not supported (integers only)
+# expect: 7:9: NoneType constants are not supported (integers and float literals only)
 from vichls import kernel, bool_, int8, int16, int32, int64, int_, uint8, uint16, uint32, uint64, uint_
 import vichls
 N = 8

@@ -42,7 +42,7 @@ from vichls.cpu.lower_streams import DEFAULT_CAPACITY, HEADER_WORDS, MAX_STATIC_
 from vichls.dialects.attributes import ENTRY_PUT_BOUNDS_ATTR, SITES_ATTR
 from vichls.errors import StreamUnderflowError
 from vichls.passes import pipelines
-from vichls.signature import KernelSignature, check_call_args, signature_of, top_function
+from vichls.signature import KernelSignature, call_on_raw, signature_of, top_function
 from vichls.types import Stream
 
 _CTYPES_INT = {
@@ -119,7 +119,7 @@ class _StreamBuffer:
             self.put_bound = None if bound < 0 else self.put_bound + min(bound, MAX_STATIC_CAPACITY)
 
     def pack(self) -> np.ndarray:
-        items = [v - (1 << 64) if v >= 1 << 63 else v for v in self.stream]
+        items = [v - (1 << 64) if v >= 1 << 63 else v for v in self.stream.raw()]
         need = len(items) + (DEFAULT_CAPACITY if self.put_bound is None else self.put_bound)
         capacity = 1
         while capacity < need:
@@ -134,9 +134,9 @@ class _StreamBuffer:
         head, tail, mask = (int(w) for w in self.words[:HEADER_WORDS])
         positions = HEADER_WORDS + (np.arange(head, tail, dtype=np.int64) & mask)
         for _ in range(len(self.stream)):
-            self.stream.get()
+            self.stream.get_raw()
         for value in self.words[positions].tolist():
-            self.stream.put(value)
+            self.stream.put_raw(value)
 
 
 def _site_error(site: dict) -> Exception:
@@ -189,7 +189,9 @@ class CpuModule:
         return machine.emit_object(llvm_binding.parse_assembly(self.llvm_ir))
 
     def __call__(self, *args):
-        checked = check_call_args(self.signature, args)
+        return call_on_raw(self.signature, args, self._call_raw)
+
+    def _call_raw(self, *checked):
         if self._stream_sites is None:
             raw = [a.ctypes.data if is_array else a
                    for a, is_array in zip(checked, self._array_flags)]

@@ -104,7 +104,7 @@ from vichls.flows.tools import (
     verilator_executable,
     verilator_version,
 )
-from vichls.signature import KernelSignature, check_call_args
+from vichls.signature import KernelSignature, check_call_args, from_raw, raw_args
 from vichls.types import ScalarType, address_width
 
 __all__ = [
@@ -442,7 +442,9 @@ class SimModel:
         """The return value, arrays and stream elements of one raw run result."""
         d = self.designs[name]
         sig = d.signature
-        arrays = {prm.name: a.copy() for prm, a in zip(sig.params, args) if prm.is_array}
+        raw = raw_args(sig, args)  # (fixed-point arrays: new arrays of raw bits)
+        arrays = {prm.name: r.copy() if r is a else r
+                  for prm, a, r in zip(sig.params, args, raw) if prm.is_array}
         for bank, image in zip(d.banks, res["images"]):
             flat = arrays[bank.param].reshape(-1)
             valid = bank.index >= 0
@@ -455,10 +457,12 @@ class SimModel:
                 ) from None
             flat[bank.index[valid]] = from_patterns(words[valid], bank.element)
         streams = {
-            prm.name: [prm.scalar.wrap(v) for v in patterns]
+            prm.name: [from_raw(prm.scalar, prm.scalar.wrap(v)) for v in patterns]
             for prm, patterns in zip(stream_params(sig), res["streams"])
         }
-        ret = None if sig.ret is None else sig.ret.wrap(res["ret"])
+        ret = None if sig.ret is None else from_raw(sig.ret, sig.ret.wrap(res["ret"]))
+        arrays = {prm.name: from_raw(prm.scalar, arrays[prm.name])
+                  for prm in sig.params if prm.is_array}
         return ret, arrays, streams
 
     def _apply_stream_effects(self, name: str, runs: list[tuple[list, dict]]) -> None:
@@ -470,9 +474,9 @@ class SimModel:
             for prm, stream, patterns in zip(stream_params(sig), streams, res["streams"]):
                 for v in patterns:
                     if prm.direction == "in":
-                        stream.get()
+                        stream.get_raw()
                     else:
-                        stream.put(prm.scalar.wrap(v))
+                        stream.put_raw(v)
 
     def _job(self, runs_by_name, max_cycles, throttle) -> tuple[dict, dict[str, list[list]]]:
         """The job file's content, and the validated arguments of every run."""
@@ -490,7 +494,7 @@ class SimModel:
             stream_values: dict[str, list[int]] = {}
             job_calls = []
             for args, (_, times) in zip(normal_args[name], runs):
-                by_name = {prm.name: a for prm, a in zip(sig.params, args)}
+                by_name = {prm.name: a for prm, a in zip(sig.params, raw_args(sig, args))}
                 images = []
                 for bank in d.banks:
                     flat = by_name[bank.param].reshape(-1)
@@ -515,7 +519,7 @@ class SimModel:
                             f"{sig.name}(): one vichls.Stream is passed as two stream "
                             f"parameters; the simulation needs distinct streams")
                     sids.append(sid)
-                    stream_values.setdefault(sid, [v & prm.scalar.mask for v in stream])
+                    stream_values.setdefault(sid, [v & prm.scalar.mask for v in stream.raw()])
                 job_calls.append({"scalars": scalars, "images": images, "times": int(times),
                                   "streams": sids})
             metas.append(

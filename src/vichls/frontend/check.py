@@ -22,17 +22,25 @@ import builtins
 from typing import Optional
 
 from vichls.errors import KernelError
+from vichls.frontend import fixed_point as FX
 from vichls.frontend import tree as T
 from vichls.frontend.markers import KernelBase, loop
 from vichls.types import (
+    MAX_WIDTH,
+    OVERFLOW_MODES,
+    QUANT_MODES,
     ArrayType,
+    FixedType,
     ScalarType,
     StreamType,
     bool_,
     common_type,
+    fixed,
     int32,
     int64,
     int_,
+    quantize,
+    ufixed,
     uint_,
 )
 from vichls.types import stream as _stream_types
@@ -68,6 +76,44 @@ class _Lit:
     def __init__(self, value: int, loc: T.Loc):
         self.value = int(value)
         self.loc = loc
+
+
+class _FLit:
+    """A float literal (``0.25``, ``-1.5e-3``, or arithmetic of literals folded as Python
+    folds it) that has not met a type: it becomes a value only beside or as a fixed-point
+    value."""
+
+    __slots__ = ("value", "loc")
+
+    def __init__(self, value: float, loc: T.Loc):
+        self.value = float(value)
+        self.loc = loc
+
+
+_FLOAT_FOLD = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b,
+               "mul": lambda a, b: a * b, "div": lambda a, b: a / b}
+
+#: fixed-point operands: these operators are not defined on them
+_INTEGER_ONLY_OPS = {"floordiv": "//", "mod": "%", "and": "&", "or": "|", "xor": "^"}
+
+
+def _is_fixed(e) -> bool:
+    return isinstance(e, T.Expr) and isinstance(e.ty, FixedType)
+
+
+def _float_literal(value: float, beside: FixedType | None) -> tuple[FixedType, int]:
+    """The smallest fixed type that holds ``value`` exactly and the raw bits of ``value`` in
+    it; where no type of at most 64 bits holds it, ``value`` rounded to nearest (ties to
+    even) at ``beside``'s fractional bits."""
+    num, den = float(value).as_integer_ratio()
+    frac = den.bit_length() - 1  # den is a power of two: num is the raw value
+    width = (num if num >= 0 else ~num).bit_length() + 1
+    if width <= MAX_WIDTH:
+        return FixedType(width, True, width - frac), num
+    frac = beside.frac_bits if beside is not None else 0
+    raw = quantize(value, FixedType(MAX_WIDTH, True, MAX_WIDTH - frac, "rnd_conv", "sat"))
+    width = (raw if raw >= 0 else ~raw).bit_length() + 1
+    return FixedType(width, True, width - frac), raw
 
 
 def _fold_binop(op: str, a: int, b: int, err) -> int:
@@ -122,6 +168,7 @@ class Checker:
         self.loop_depth = 0
         self.if_depth = 0
         self.ret: Optional[ScalarType] = None
+        self.fx = FX.FixedPoint(self.new_uid)
 
     # -- locations and errors ------------------------------------------------------------
     def loc(self, node: ast.AST) -> T.Loc:
@@ -223,6 +270,8 @@ class Checker:
                 return ArrayType(elem, tuple(shape))
             except ValueError as e:
                 raise self.error(node, str(e)) from None
+        if isinstance(node, ast.Call) and self.type_callee(node.func) in (fixed, ufixed):
+            return self.fixed_type(node)
         if isinstance(node, ast.Call) and not node.keywords and len(node.args) == 1:
             f = self.type_callee(node.func)
             if f in (int_, uint_):
@@ -241,6 +290,35 @@ class Checker:
             raise self.error(node, "string annotations are not supported; write the type itself")
         raise self.error(node, "not a kernel type (expected int8..int64, uint8..uint64, bool_, "
                                "int_(w), uint_(w), or an array of one such as int32[N, M])")
+
+    def fixed_type(self, node: ast.Call) -> FixedType:
+        """``fixed(W, I)``, ``ufixed(W, I, quant="rnd", overflow="sat")`` (W and I constant
+        integers, the modes string constants, by position or keyword)."""
+        make = self.type_callee(node.func)
+        name = make.__name__
+        args = list(node.args)
+        if not 2 <= len(args) <= 4:
+            raise self.error(node, f"{name}(W, I) takes the width and the integer bits, then "
+                                   "optionally quant= and overflow=")
+        width, int_bits = self.const_int(args[0]), self.const_int(args[1])
+        if width is None or not 1 <= width <= MAX_WIDTH:
+            raise self.error(args[0], f"the width of {name}(W, I) must be a constant from 1 to "
+                                      f"{MAX_WIDTH}")
+        if int_bits is None or abs(int_bits) > 4096:
+            raise self.error(args[1], f"the integer bits of {name}(W, I) must be a constant "
+                                      "integer")
+        modes = {"quant": "trn", "overflow": "wrap"}
+        given = list(zip(("quant", "overflow"), args[2:])) + [(k.arg, k.value)
+                                                             for k in node.keywords]
+        for key, value in given:
+            allowed = {"quant": QUANT_MODES, "overflow": OVERFLOW_MODES}.get(key)
+            if allowed is None:
+                raise self.error(value, f"{name}() takes quant= and overflow=, not {key}=")
+            if not (isinstance(value, ast.Constant) and value.value in allowed):
+                raise self.error(value, f"{key} must be one of "
+                                        f"{', '.join(repr(m) for m in allowed)}")
+            modes[key] = value.value
+        return make(width, int_bits, modes["quant"], modes["overflow"])
 
     def stream_type(self, node: ast.Subscript) -> StreamType:
         """``stream[T]`` / ``stream[T, depth]`` (depth a positive constant, 2 by default)."""
@@ -463,12 +541,13 @@ class Checker:
                 raise self.error(s.value, f"'{name}' is declared {ty!r} but made as {made!r}")
             return self.declare_stream(s, s.target, ty)
         if isinstance(ty, ArrayType):
-            v = self.const_int(s.value)
-            if v is None:
+            init = self.expr(s.value)
+            if not isinstance(init, (_Lit, _FLit)):
                 raise self.error(s.value, "a local array is initialised with a constant, as in "
                                           "'buf: int32[8] = 0'")
+            raw = self.convert(init, ty.element, s.value).value
             sym = self.declare(s.target, name, "local_array", ty)
-            return [T.InitArray(self.loc(s), sym, ty.element.wrap(v))]
+            return [T.InitArray(self.loc(s), sym, raw)]
         value = self.convert(self.expr(s.value), ty, s.value)
         sym = self.declare(s.target, name, "local", ty)
         return [T.Assign(self.loc(s), sym, value)]
@@ -487,6 +566,11 @@ class Checker:
                 if made is not None:
                     return self.declare_stream(s, target, made)
                 value = self.expr(value_node)
+                if isinstance(value, _FLit):
+                    raise self.error(value_node, f"a float literal needs a fixed-point type: "
+                                                 f"declare '{target.id}' with one, as in "
+                                                 f"'{target.id}: fixed(16, 8) = "
+                                                 f"{ast.unparse(value_node)}'")
                 ty = value.ty if isinstance(value, T.Expr) else _literal_type(value.value)
                 sym = self.declare(target, target.id, "local", ty)
                 return [T.Assign(loc, sym, self.convert(value, ty, value_node))]
@@ -551,6 +635,9 @@ class Checker:
                 raise self.error(args[2], "the step of a range must not be zero")
         start = self.expr(start_n) if start_n is not None else _Lit(0, self.loc(it))
         stop = self.expr(stop_n)
+        for bound, bound_node in ((start, start_n), (stop, stop_n)):
+            if not isinstance(bound, _Lit):
+                self.integer(bound, bound_node, "a range bound")
         # int32 unless a bound needs more
         need64 = False
         for b in (start, stop):
@@ -580,19 +667,90 @@ class Checker:
 
     # -- expressions ---------------------------------------------------------------------------
     def convert(self, e, ty: ScalarType, node: ast.AST) -> T.Expr:
-        """``e`` as a value of ``ty`` (literals take it; typed values wrap to it)."""
+        """``e`` as a value of ``ty`` (literals take it; typed values wrap to it; to or from
+        a fixed-point type, as ap_fixed converts)."""
+        if isinstance(e, _FLit):
+            if not isinstance(ty, FixedType):
+                raise self.error(node, f"a float literal becomes only a fixed-point value, "
+                                       f"not {ty!r}")
+            return T.Const(ty, e.loc, quantize(e.value, ty))
         if isinstance(e, _Lit):
+            if isinstance(ty, FixedType):
+                return T.Const(ty, e.loc, quantize(e.value, ty))
             return T.Const(ty, e.loc, ty.wrap(e.value))
         if e.ty == ty:
             return e
+        if isinstance(ty, FixedType) or isinstance(e.ty, FixedType):
+            return self.fixed_op(node, lambda: self.fx.convert(e, ty))
         if isinstance(e, T.Const):
             return T.Const(ty, e.loc, ty.wrap(e.value))
         return T.Convert(ty, e.loc, e)
 
     def typed(self, e, node: ast.AST) -> T.Expr:
+        if isinstance(e, _FLit):
+            raise self.error(node, "a float literal needs a fixed-point type beside it or to "
+                                   "convert to, as in 'x * 0.5' with x fixed-point or "
+                                   "'fixed(16, 8)(0.5)'")
         if isinstance(e, _Lit):
             return self.convert(e, _literal_type(e.value), node)
         return e
+
+    def integer(self, e, node: ast.AST, what: str) -> T.Expr:
+        """``e`` typed, where the language needs an integer (an index, a bound)."""
+        e = self.typed(e, node)
+        if isinstance(e.ty, FixedType):
+            raise self.error(node, f"{what} must be an integer, not {e.ty!r}; convert it, as "
+                                   f"in int32(x)")
+        return e
+
+    def fixed_op(self, node: ast.AST, build):
+        """``build()`` (a fixed-point tree builder), its width errors at ``node``."""
+        try:
+            return build()
+        except FX.FixedWidthError as e:
+            raise self.error(node, str(e)) from None
+
+    def fixed_operand(self, e, other, node: ast.AST) -> T.Expr:
+        """An operand beside a fixed-point value: a literal as the smallest fixed type that
+        holds it, a typed value as it is."""
+        if isinstance(e, _Lit):
+            return self.fixed_op(node, lambda: T.Const(FX.literal_type(e.value), e.loc,
+                                                       e.value))
+        if isinstance(e, _FLit):
+            beside = other.ty if _is_fixed(other) else None
+            t, raw = _float_literal(e.value, beside)
+            return T.Const(t, e.loc, raw)
+        return e
+
+    def fixed_binary(self, node, op: str, a, b) -> T.Expr:
+        """A binary operation with a fixed-point operand or a float literal."""
+        loc = self.loc(node)
+        literal = (_Lit, _FLit)
+        if isinstance(a, literal) and isinstance(b, literal):
+            if op not in _FLOAT_FOLD:
+                raise self.error(node, f"'{_SYMBOL_OF.get(op, op)}' of float literals is not "
+                                       "supported")
+            return _FLit(_FLOAT_FOLD[op](float(a.value), float(b.value)), loc)
+        if not (_is_fixed(a) or _is_fixed(b)):
+            raise self.error(node, "a float literal is a fixed-point value: the other operand "
+                                   "must be fixed-point too (convert it, as in "
+                                   "fixed(32, 16)(x))")
+        if op in ("shl", "shr"):
+            if not _is_fixed(a):
+                raise self.error(node, "the amount of a shift must be an integer")
+            if isinstance(b, _Lit):
+                return self.fx.shift(op, a, b.value, loc)
+            if isinstance(b, _FLit) or _is_fixed(b):
+                raise self.error(node, "the amount of a shift must be an integer")
+            return self.fx.shift(op, a, b, loc)
+        if op in _INTEGER_ONLY_OPS:
+            raise self.error(node, f"'{_INTEGER_ONLY_OPS[op]}' is not defined for fixed-point "
+                                   "values")
+        if op == "div":
+            raise self.error(node, "division of fixed-point values is not supported yet; "
+                                   "multiply by the reciprocal (x * 0.25)")
+        fa, fb = self.fixed_operand(a, b, node), self.fixed_operand(b, a, node)
+        return self.fixed_op(node, lambda: self.fx.arith(op, fa, fb, loc))
 
     def truth(self, node: ast.AST) -> T.Expr:
         """A condition: any integer, true when non-zero."""
@@ -607,9 +765,11 @@ class Checker:
         v = self.const_int(node)
         if v is not None:
             return _Lit(v, loc)
+        if isinstance(node, ast.Constant) and isinstance(node.value, float):
+            return _FLit(node.value, loc)
         if isinstance(node, ast.Constant):
             raise self.error(node, f"{type(node.value).__name__} constants are not supported "
-                                   "(integers only)")
+                                   "(integers and float literals only)")
         if isinstance(node, ast.Name):
             sym = self.lookup(node.id)
             if sym is None:
@@ -630,17 +790,32 @@ class Checker:
             return T.Load(arr.scalar, loc, arr, indices)
         if isinstance(node, ast.UnaryOp):
             a = self.expr(node.operand)
+            if isinstance(a, _FLit) and isinstance(node.op, (ast.USub, ast.UAdd)):
+                return _FLit(-a.value if isinstance(node.op, ast.USub) else a.value, loc)
             if isinstance(node.op, ast.Not):
                 a = self.typed(a, node.operand)
                 return T.Unary(bool_, loc, "not", a)
             a = self.typed(a, node.operand)
             if isinstance(node.op, ast.USub):
+                if _is_fixed(a):
+                    return self.fixed_op(node, lambda: self.fx.negate(a, loc))
                 return T.Unary(a.ty, loc, "neg", a)
             if isinstance(node.op, ast.Invert):
+                if _is_fixed(a):
+                    raise self.error(node, "'~' is not defined for fixed-point values")
                 return T.Unary(a.ty, loc, "invert", a)
             if isinstance(node.op, ast.UAdd):
                 return a
         if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Div):
+                left, right = self.expr(node.left), self.expr(node.right)
+                if isinstance(left, (_Lit, _FLit)) and isinstance(right, (_Lit, _FLit)) \
+                        and (isinstance(left, _FLit) or isinstance(right, _FLit)):
+                    if float(right.value) == 0.0:
+                        raise self.error(node, "division by zero in a constant expression")
+                    return _FLit(float(left.value) / float(right.value), loc)
+                if _is_fixed(left) or _is_fixed(right):
+                    return self.fixed_binary(node, "div", left, right)
             if type(node.op) not in _BINOPS:
                 symbol = _OPERATOR_SYMBOLS.get(type(node.op), type(node.op).__name__)
                 raise self.error(node, f"operator '{symbol}' is not supported (no '/', '**' "
@@ -688,7 +863,13 @@ class Checker:
         return T.StreamPut(loc, sym, value)
 
     def unify(self, a, b, node) -> tuple[T.Expr, T.Expr]:
-        """Both operands converted to their common type."""
+        """Both operands converted to their common type (with a fixed-point operand, the
+        type that holds both exactly)."""
+        if isinstance(a, _FLit) or isinstance(b, _FLit) or _is_fixed(a) or _is_fixed(b):
+            if not (_is_fixed(a) or _is_fixed(b)):
+                raise self.error(node, "a float literal needs a fixed-point value beside it")
+            fa, fb = self.fixed_operand(a, b, node), self.fixed_operand(b, a, node)
+            return self.fixed_op(node, lambda: self.fx.both_as(fa, fb, ""))
         if isinstance(a, _Lit) and isinstance(b, _Lit):
             ty = _literal_type(a.value) if _literal_type(a.value) == _literal_type(b.value) else int64
         elif isinstance(a, _Lit):
@@ -700,6 +881,8 @@ class Checker:
         return self.convert(a, ty, node), self.convert(b, ty, node)
 
     def binary(self, node, op: str, a, b) -> T.Expr:
+        if isinstance(a, _FLit) or isinstance(b, _FLit) or _is_fixed(a) or _is_fixed(b):
+            return self.fixed_binary(node, op, a, b)
         # typed constants are not folded here: the walkers' semantics stay the only semantics
         a, b = self.unify(a, b, node)
         return T.Binary(a.ty, self.loc(node), op, a, b)
@@ -710,7 +893,7 @@ class Checker:
             raise self.error(node, "only < <= > >= == != comparisons are supported "
                                    "(no 'is', 'in')")
         operands = [self.expr(n) for n in [node.left, *node.comparators]]
-        if all(isinstance(o, _Lit) for o in operands):
+        if all(isinstance(o, (_Lit, _FLit)) for o in operands):
             ok = all(_PY_CMP[_CMPOPS[type(op)]](operands[i].value, operands[i + 1].value)
                      for i, op in enumerate(node.ops))
             return _Lit(int(ok), loc)
@@ -742,15 +925,26 @@ class Checker:
         if f is abs:
             if len(node.args) != 1:
                 raise self.error(node, "abs() takes 1 argument")
-            a = self.typed(self.expr(node.args[0]), node.args[0])
+            a = self.expr(node.args[0])
+            if isinstance(a, _FLit):
+                return _FLit(abs(a.value), loc)
+            a = self.typed(a, node.args[0])
+            if _is_fixed(a):
+                return self.fixed_op(node, lambda: self.fx.absolute(a, loc))
             return T.Unary(a.ty, loc, "abs", a)
-        if isinstance(f, ScalarType) or (isinstance(node.func, ast.Call)
-                                         and self.type_callee(node.func.func) in (int_, uint_)):
+        if isinstance(f, ScalarType) or (
+                isinstance(node.func, ast.Call)
+                and self.type_callee(node.func.func) in (int_, uint_, fixed, ufixed)):
             ty = f if isinstance(f, ScalarType) else self.eval_type(node.func)
-            if len(node.args) != 1:
+            if len(node.args) != 1 or node.keywords:
                 raise self.error(node, f"the cast {ty!r}(x) takes 1 argument")
-            a = self.typed(self.expr(node.args[0]), node.args[0])
-            return self.convert(a, ty, node) if a.ty != ty else a
+            a = self.expr(node.args[0])
+            if isinstance(a, _Lit) and not isinstance(ty, FixedType):
+                a = self.typed(a, node.args[0])  # (a literal too wide for int64 wraps there)
+            return self.convert(a, ty, node.args[0])
+        if f in (fixed, ufixed):
+            raise self.error(node, f"{f.__name__}(W, I) is a type; cast with "
+                                   f"{f.__name__}(W, I)(x)")
         if f in (int_, uint_):
             raise self.error(node, f"{f.__name__}(w) is a type; cast with {f.__name__}(w)(x)")
         call = self.kernel_call(node, want_value=True)
@@ -841,12 +1035,15 @@ class Checker:
                 if not 0 <= e.value < d:
                     raise self.error(n, f"index {e.value} is out of range for dimension of size "
                                         f"{d} of '{sym.name}'")
-            indices.append(self.typed(e, n))
+            indices.append(self.integer(e, n, "an array index"))
         return sym, indices
 
 
 _RESERVED = {"range", "min", "max", "abs", "int_", "uint_", "vichls"}
 
+
+_SYMBOL_OF = {"floordiv": "//", "mod": "%", "and": "&", "or": "|", "xor": "^", "shl": "<<",
+              "shr": ">>", "add": "+", "sub": "-", "mul": "*", "div": "/"}
 
 # ast.unparse cannot print a bare operator node; the binary operators kernels refuse
 _OPERATOR_SYMBOLS = {ast.Div: "/", ast.Pow: "**", ast.MatMult: "@"}

@@ -22,7 +22,7 @@ from vichls.limits import MAX_NESTING, deep
 from vichls.errors import KernelError, VichlsError, line_col_of_byte
 from vichls.frontend import tree as T
 from vichls.frontend.markers import KernelBase, loop  # noqa: F401 (loop: vichls.loop)
-from vichls.signature import KernelSignature, Param, check_call_args
+from vichls.signature import KernelSignature, Param, call_on_raw
 
 
 class Kernel(KernelBase):
@@ -103,8 +103,7 @@ class Kernel(KernelBase):
         return self._reference
 
     def __call__(self, *args):
-        sig = self.signature
-        return self.reference()(*check_call_args(sig, args))
+        return call_on_raw(self.signature, args, self.reference())
 
     # -- IR -------------------------------------------------------------------------------------
     def module(self):

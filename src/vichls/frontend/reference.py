@@ -31,13 +31,14 @@ import numpy as np
 from vichls.limits import deep
 from vichls.errors import StreamUnderflowError, VichlsError
 from vichls.frontend import tree as T
+from vichls.signature import call_on_raw
 from vichls.types import ArrayType, ScalarType, Stream
 
 
 def _stream_get(s: Stream, name: str, filename: str, line: int, col: int) -> int:
     if s.empty():
         raise StreamUnderflowError(name, filename, line, col)
-    return s.get()
+    return s.get_raw()
 
 
 class ReferenceStepLimit(VichlsError):
@@ -159,6 +160,8 @@ class _Gen:
             return f"({e.value})"
         if isinstance(e, T.Read):
             return e.sym.uid
+        if isinstance(e, T.Let):  # the value first, once; then the body reads it
+            return f"(({e.sym.uid} := {self.expr(e.value)}), {self.expr(e.body)})[1]"
         if isinstance(e, T.Load):
             return f"{e.array.uid}.item({self.index(e.array, e.indices)})"
         if isinstance(e, T.Convert):
@@ -260,7 +263,7 @@ class _Gen:
         elif isinstance(s, T.CallStmt):
             self.emit(depth, self.call(s.call))
         elif isinstance(s, T.StreamPut):
-            self.emit(depth, f"{s.stream.uid}.put({self.expr(s.value)})")
+            self.emit(depth, f"{s.stream.uid}.put_raw({self.expr(s.value)})")
         elif isinstance(s, T.Discard):
             self.emit(depth, self.expr(s.value))
         elif isinstance(s, T.InitStream):
@@ -331,7 +334,7 @@ def bounded_reference(kernel, max_steps: int):
 
     def call(*args):
         budget[0] = max_steps
-        return top(*args)
+        return call_on_raw(kernel.signature, args, top)
 
     call.__name__ = kernel.name
     return call

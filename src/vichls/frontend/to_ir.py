@@ -696,6 +696,9 @@ class FunctionBuilder:
             if e.sym in self.values:
                 return self.values[e.sym]
             return self.load0(self.slots[e.sym])
+        if isinstance(e, T.Let):  # a temporary: the value once, read by the body
+            self.values[e.sym] = self.expr(e.value)
+            return self.expr(e.body)
         if isinstance(e, T.Load):
             return self.access(e.array, e.indices)
         if isinstance(e, T.Convert):

@@ -31,7 +31,7 @@ class Sym:
 
     name: str
     # "scalar_param" | "array_param" | "stream_param" | "local" | "local_array" |
-    # "local_stream" | "loopvar"
+    # "local_stream" | "loopvar" | "temp" (bound by a Let)
     kind: str
     type: Union[ScalarType, ArrayType, StreamType]
     uid: str  # unique, valid identifier
@@ -137,6 +137,17 @@ class StreamGet(Expr):
     """``s.get()``: removes the oldest element of stream ``s`` (a side effect)."""
 
     stream: Sym
+
+
+@dataclass(eq=False)
+class Let(Expr):
+    """``body``, in which ``sym`` (a temporary: kind "temp") reads the value of ``value``,
+    evaluated once, before ``body``: how the front end uses one operand several times
+    (fixed-point conversions do) without evaluating it, or its effects, again."""
+
+    sym: Sym
+    value: Expr
+    body: Expr
 
 
 def contains(e: Expr, kinds: tuple) -> bool:
