@@ -128,8 +128,23 @@ def _unary_kernel(k: int, a) -> str:
             f"        c1[i] = a[i] << 2\n        c2[i] = a[i] >> -1\n")
 
 
+#: a conversion reads its operand several times: a stream get in it must still happen once
+#: (it happened three times before conversions bound their operand with a Let)
+STREAMED = """
+@kernel
+def streamed(x: stream[fixed(8, 3)], y: stream[fixed(10, 4, quant="rnd_conv", overflow="sat")],
+             n: int32):
+    q: stream[fixed(12, 6), 8] = stream[fixed(12, 6), 8]()
+    for i in range(n):
+        q.put(x.get() * 1.5)
+    for i in range(n):
+        y.put(q.get() - 0.1)
+"""
+
+
 def _source() -> str:
-    parts = ["from vichls import kernel, fixed, ufixed, int_, uint_, int8, uint8, bool_\n"]
+    parts = ["from vichls import kernel, fixed, ufixed, int_, uint_, int8, uint8, bool_, "
+             "int32, stream\n", STREAMED]
     parts += [_conversion_kernel(k, s, f) for k, (s, f) in enumerate(CONVERSIONS)]
     parts += [_cast_kernel(k, s, t) for k, (s, t) in enumerate(INTEGER_CASTS)]
     parts += [_ops_kernel(k, a, b) for k, (a, b) in enumerate(OPERANDS)]
@@ -285,6 +300,22 @@ def test_unary_operations_and_shifts(kernels, ap_fixed):
             assert got_c1[j] == shifts[2][0] and got_c2[j] == shifts[-1][1]
 
 
+def _streamed_args():
+    from vichls import stream
+    values = [1.0, -2.5, 3.96875, -4.0, 0.03125, 2.0]
+    return (stream[fixed(8, 3)](values),
+            stream[fixed(10, 4, quant="rnd_conv", overflow="sat")](), len(values)), values
+
+
+def test_a_stream_get_converted_is_read_once(kernels):
+    (x, y, n), values = _streamed_args()
+    kernels["streamed"](x, y, n)
+    middle, out = fixed(12, 6), fixed(10, 4, quant="rnd_conv", overflow="sat")
+    want = [out(Fraction(middle(Fraction(v) * Fraction(3, 2))) - Fraction(0.1))
+            for v in values]
+    assert len(x) == 0 and list(y) == want
+
+
 # -- 3. the same kernels on the CPU and in RTL -------------------------------------------------
 
 
@@ -300,6 +331,7 @@ def test_cpu_and_rtl_compute_what_python_does(kernels):
         items.append((f"ops{k}", kernels[f"ops{k}"], [_ops_args(a, b)[1]]))
     for k, a in enumerate(UNARY):
         items.append((f"un{k}", kernels[f"un{k}"], [_unary_args(a)[2]]))
+    items.append(("streamed", kernels["streamed"], [_streamed_args()[0]]))
     outcomes = run_batch(items)
     for out in outcomes.values():
         assert_outcome(out)

@@ -320,7 +320,9 @@ class FixedType(ScalarType):
     overflow: str = "wrap"
 
     def __post_init__(self) -> None:
-        super().__post_init__()
+        if not 1 <= self.width <= MAX_WIDTH:
+            raise ValueError(f"the width of {'fixed' if self.signed else 'ufixed'}(W, I) must "
+                             f"be 1 to {MAX_WIDTH}, got {self.width}")
         if self.quant not in QUANT_MODES:
             raise ValueError(f"quant must be one of {', '.join(QUANT_MODES)}; got {self.quant!r}")
         if self.overflow not in OVERFLOW_MODES:
@@ -370,12 +372,20 @@ class FixedType(ScalarType):
 def fixed(width: int, int_bits: int, quant: str = "trn", overflow: str = "wrap") -> FixedType:
     """``ap_fixed<width, int_bits, quant, overflow>``: signed, ``width`` bits (1 to 64), of
     which ``int_bits`` (the sign included) are above the binary point."""
-    return FixedType(int(width), True, int(int_bits), quant, overflow)
+    return FixedType(_whole("fixed", "width", width), True, _whole("fixed", "integer bits",
+                                                                    int_bits), quant, overflow)
 
 
 def ufixed(width: int, int_bits: int, quant: str = "trn", overflow: str = "wrap") -> FixedType:
     """``ap_ufixed<width, int_bits, quant, overflow>``: as ``fixed``, unsigned."""
-    return FixedType(int(width), False, int(int_bits), quant, overflow)
+    return FixedType(_whole("ufixed", "width", width), False,
+                     _whole("ufixed", "integer bits", int_bits), quant, overflow)
+
+
+def _whole(kind: str, what: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"the {what} of {kind}(W, I) must be an integer, got {value!r}")
+    return int(value)
 
 
 def as_fixed(t: ScalarType) -> FixedType:

@@ -101,21 +101,6 @@ def _is_fixed(e) -> bool:
     return isinstance(e, T.Expr) and isinstance(e.ty, FixedType)
 
 
-def _float_literal(value: float, beside: FixedType | None) -> tuple[FixedType, int]:
-    """The smallest fixed type that holds ``value`` exactly and the raw bits of ``value`` in
-    it; where no type of at most 64 bits holds it, ``value`` rounded to nearest (ties to
-    even) at ``beside``'s fractional bits."""
-    num, den = float(value).as_integer_ratio()
-    frac = den.bit_length() - 1  # den is a power of two: num is the raw value
-    width = (num if num >= 0 else ~num).bit_length() + 1
-    if width <= MAX_WIDTH:
-        return FixedType(width, True, width - frac), num
-    frac = beside.frac_bits if beside is not None else 0
-    raw = quantize(value, FixedType(MAX_WIDTH, True, MAX_WIDTH - frac, "rnd_conv", "sat"))
-    width = (raw if raw >= 0 else ~raw).bit_length() + 1
-    return FixedType(width, True, width - frac), raw
-
-
 def _fold_binop(op: str, a: int, b: int, err) -> int:
     if op == "add":
         return a + b
@@ -718,7 +703,7 @@ class Checker:
                                                        e.value))
         if isinstance(e, _FLit):
             beside = other.ty if _is_fixed(other) else None
-            t, raw = _float_literal(e.value, beside)
+            t, raw = self.fixed_op(node, lambda: FX.float_literal(e.value, beside))
             return T.Const(t, e.loc, raw)
         return e
 

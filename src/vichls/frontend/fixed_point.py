@@ -31,6 +31,7 @@ integer literals into constants of the smallest ``fixed(w, w)`` that holds them.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Callable
 
 from vichls.frontend import tree as T
@@ -41,6 +42,7 @@ from vichls.types import (
     as_fixed,
     bool_,
     quantize,
+    round_scaled,
 )
 
 
@@ -92,10 +94,34 @@ def common_fixed_type(a: ScalarType, b: ScalarType, what: str = "") -> FixedType
                   what or f"a value of both {a!r} and {b!r}")
 
 
+def negate_type(a: ScalarType) -> FixedType:
+    """The type of ``-a`` (and of ``abs(a)`` for a signed ``a``): one bit wider."""
+    f = as_fixed(a)
+    return _fixed(f.width + 1, True, f.int_bits + 1, f"'-' of {a!r}")
+
+
 def literal_type(value: int) -> FixedType:
     """The smallest ``fixed(w, w)`` that holds the integer ``value``."""
     bits = (value if value >= 0 else ~value).bit_length() + 1
     return _fixed(bits, True, bits, f"the literal {value}")
+
+
+def float_literal(value: float, beside: FixedType | None) -> tuple[FixedType, int]:
+    """The smallest fixed type that holds ``value`` exactly and the raw bits of ``value`` in
+    it; where no type of at most 64 bits holds it, ``value`` rounded to nearest (ties to
+    even) at ``beside``'s fractional bits."""
+    num, den = float(value).as_integer_ratio()
+    frac = den.bit_length() - 1  # den is a power of two: num is the raw value
+    width = (num if num >= 0 else ~num).bit_length() + 1
+    if width <= MAX_WIDTH:
+        return FixedType(width, True, width - frac), num
+    frac = beside.frac_bits if beside is not None else 0
+    raw = round_scaled(Fraction(value) * Fraction(2) ** frac, "rnd_conv")
+    width = (raw if raw >= 0 else ~raw).bit_length() + 1
+    if width > MAX_WIDTH:
+        raise FixedWidthError(f"the literal {value!r} needs more than {MAX_WIDTH} bits at "
+                              f"{frac} fractional bits")
+    return FixedType(width, True, width - frac), raw
 
 
 # -- raw-bit building blocks ------------------------------------------------------------------
@@ -227,15 +253,13 @@ class FixedPoint:
         return _align(a, t), _align(b, t)
 
     def negate(self, a: T.Expr, loc: T.Loc) -> T.Expr:
-        f = as_fixed(a.ty)
-        t = _fixed(f.width + 1, True, f.int_bits + 1, f"'-' of {a.ty!r}")
+        t = negate_type(a.ty)
         return T.Unary(t, loc, "neg", _extend(a, t))
 
     def absolute(self, a: T.Expr, loc: T.Loc) -> T.Expr:
-        f = as_fixed(a.ty)
-        if not f.signed:
+        if not as_fixed(a.ty).signed:
             return a
-        t = _fixed(f.width + 1, True, f.int_bits + 1, f"abs() of {a.ty!r}")
+        t = negate_type(a.ty)
         return T.Unary(t, loc, "abs", _extend(a, t))
 
     def shift(self, op: str, a: T.Expr, amount, loc: T.Loc) -> T.Expr:

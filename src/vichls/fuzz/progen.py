@@ -9,6 +9,15 @@ unannotated locals, local arrays, every augmented assignment, nested, triangular
 data-dependent ``for`` loops (steps of both signs), bounded ``while`` loops, ``if``/``elif``/
 ``else``, ``break``, ``continue`` and early returns.
 
+Fixed point, from a stream of draws of its own (so a seed's integer program stays what it
+was): now and then the top takes a fixed-point array ``F0`` and ends with fixed-point locals
+(``FIXED_TYPES``, every quantization and overflow mode among them) computed from the integers
+(casts), the array, float and integer literals and each other (``+ - *``, unary minus,
+``abs``, ``min``/``max``, shifts by constant, unsigned and signed amounts, comparisons,
+conditional expressions, casts), stores to ``F0`` and integer locals cast back, which the
+return value may read. Every type on the way fits 64 bits: an operation that would not is
+written on a cast of its operand.
+
 Programs are valid by construction: every array index is either a loop variable whose range
 is known to fit, a constant, or a value forced into range (``uint8(e) & (D - 1)``,
 ``uint8(e) % D``, ``int32(e) % D``); shift amounts are never negative; every loop has a
@@ -44,9 +53,11 @@ from pathlib import Path
 
 import numpy as np
 
+from vichls.frontend import fixed_point as FX
 from vichls.inputs import array, scalar
 from vichls.types import (
     ArrayType,
+    FixedType,
     ScalarType,
     bool_,
     common_type,
@@ -55,12 +66,15 @@ from vichls.types import (
     int32,
     int64,
     int_,
+    as_fixed,
     type_name,
     uint8,
     uint16,
     uint32,
     uint64,
     uint_,
+    fixed,
+    ufixed,
 )
 
 TYPES: list[ScalarType] = [
@@ -68,6 +82,15 @@ TYPES: list[ScalarType] = [
     int_(1), uint_(3), int_(5), int_(12), uint_(12), int_(17), int_(33), uint_(33), int_(63),
     uint_(63),
 ]
+#: fixed-point types drawn (their own stream of draws: ``_Generator.fixed_extras``)
+FIXED_TYPES: list[FixedType] = [
+    fixed(8, 3), ufixed(8, 5), fixed(12, -2), fixed(16, 6, "rnd", "sat"),
+    ufixed(10, 4, "rnd_conv", "sat_sym"), fixed(20, 10, "trn_zero", "sat_zero"),
+    fixed(6, 9, "rnd_inf", "sat"), fixed(24, 4, "rnd_zero", "wrap"),
+    ufixed(4, -1, "rnd_min_inf", "sat"), fixed(1, 1), fixed(32, 16, "rnd", "sat_sym"),
+    fixed(13, 13, "trn_zero", "sat_sym"),
+]
+FLOAT_LITERALS = ["0.5", "0.375", "1.25", "3.0", "0.1", "1e-3", "2.75", "100.5", "0.0078125"]
 BINARY_OPS = ["+", "-", "*", "//", "%", "&", "|", "^", "<<", ">>"]
 AUG_OPS = ["+=", "-=", "*=", "//=", "%=", "&=", "|=", "^=", "<<=", ">>="]
 COMPARE_OPS = ["<", "<=", ">", ">=", "==", "!="]
@@ -126,12 +149,16 @@ class _Scope:
     loops: list[_LoopVar] = field(default_factory=list)
     in_loop: bool = False
     work: int = 1  # product of enclosing trip-count bounds
+    # fixed-point locals and arrays: kept apart, the integer expressions never see them
+    fixed: dict[str, FixedType] = field(default_factory=dict)
+    fixed_arrays: dict[str, ArrayType] = field(default_factory=dict)
     # enclosing loops of the top kernel, innermost last (None for a while loop)
     enclosing: list[_ForLoop | None] = field(default_factory=list)
 
     def child(self) -> "_Scope":
         return _Scope(dict(self.scalars), dict(self.arrays), list(self.loops), self.in_loop,
-                      self.work, list(self.enclosing))
+                      self.work, fixed=dict(self.fixed), fixed_arrays=dict(self.fixed_arrays),
+                      enclosing=list(self.enclosing))
 
 
 class _Generator:
@@ -142,6 +169,8 @@ class _Generator:
         # the draws added later (``extras``) come from a stream of their own, so that the
         # rest of a seed's program stays what earlier versions wrote
         self.extra_rng = random.Random(f"extras-{seed}")
+        self.fixed_rng = random.Random(f"fixed-{seed}")  # fixed point, learnt later still
+        self.uses_fixed = False
         self.extra_names = 0
         self.uses_streams = False
         self.link_top: str | None = None  # the kernel the top calls at the end of a chain
@@ -618,6 +647,121 @@ class _Generator:
         return lines
 
     # -- kernels -----------------------------------------------------------------------------
+    # -- fixed point: statements at the end of the top kernel, from their own draws ----------
+    def fixed_extras(self, s: _Scope) -> list[str]:
+        """Now and then (always when the top takes a fixed-point array): fixed-point locals
+        computed from the integers, the fixed array and literals, stores to the fixed array
+        (converted with its modes), and integer locals cast back from fixed-point values,
+        which the rest of the kernel (its return value) reads."""
+        if not s.fixed_arrays and self.fixed_rng.random() >= 0.25:
+            return []
+        main, saved = self.rng, (self.statements, self.straight)
+        self.rng = self.fixed_rng
+        self.uses_fixed = True
+        lines: list[str] = []
+        try:
+            for _ in range(self.rng.randint(1, 3)):
+                t = self.rng.choice(FIXED_TYPES)
+                v = self.fresh("f")
+                lines.append(f"    {v}: {_spell(t)} = {self.fexpr(s, 2)[0]}")
+                s.fixed[v] = t
+            for name, at in sorted(s.fixed_arrays.items()):
+                for _ in range(self.rng.randint(1, 2)):
+                    idx = self.index(s, at.shape[0], 1)
+                    lines.append(f"    {name}[{idx}] = {self.fexpr(s, 2)[0]}")
+            for _ in range(self.rng.randint(1, 2)):
+                t = self.pick_type()
+                v = self.fresh("v")
+                lines.append(f"    {v}: {type_name(t)} = {type_name(t)}({self.fexpr(s, 2)[0]})")
+                s.scalars[v] = t
+        finally:
+            self.rng = main
+            self.statements, self.straight = saved
+        return lines
+
+    def fleaf(self, s: _Scope) -> tuple[str, FixedType]:
+        options = ["cast", "literal"] + ["local"] * 2 * bool(s.fixed) + \
+            ["load"] * 3 * bool(s.fixed_arrays)
+        kind = self.rng.choice(options)
+        if kind == "local":
+            name = self.rng.choice(sorted(s.fixed))
+            return name, s.fixed[name]
+        if kind == "load":
+            name = self.rng.choice(sorted(s.fixed_arrays))
+            at = s.fixed_arrays[name]
+            return f"{name}[{self.index(s, at.shape[0], 1)}]", at.element
+        t = self.rng.choice(FIXED_TYPES)
+        if kind == "literal":
+            lit = self.rng.choice(FLOAT_LITERALS)
+            return f"{_spell(t)}({'-' if self.rng.random() < 0.4 else ''}{lit})", t
+        return f"{_spell(t)}({self.expr(s, 1)[0]})", t
+
+    def fexpr(self, s: _Scope, depth: int = 2) -> tuple[str, FixedType]:
+        """A fixed-point expression and its type; every type on the way fits 64 bits (an
+        operation that would not is written on a cast of its operand instead)."""
+        if depth <= 0 or self.rng.random() < 0.25:
+            return self.fleaf(s)
+        kind = self.rng.choice(["arith", "arith", "literal", "integer", "neg", "abs", "minmax",
+                                "shift", "cast", "select", "compare"])
+        a, ta = self.fexpr(s, depth - 1)
+        try:
+            if kind in ("arith", "literal", "integer", "minmax"):
+                op = self.rng.choice(["+", "-", "*"])
+                if kind == "arith" or kind == "minmax":
+                    b, tb = self.fexpr(s, depth - 1)
+                elif kind == "literal":
+                    if self.rng.random() < 0.5:
+                        b = self.rng.choice(FLOAT_LITERALS)
+                        tb = FX.float_literal(float(b), ta)[0]
+                    else:
+                        n = self.rng.choice([0, 1, 2, 3, -1, -4, 100, 7])
+                        b, tb = f"({n})", FX.literal_type(n)
+                else:  # an integer operand takes part as fixed(W, W)
+                    t = self.rng.choice([int8, uint8, int_(5), int16, bool_])
+                    b, tb = f"{type_name(t)}({self.expr(s, 1)[0]})", t
+                if kind == "minmax":
+                    t = FX.common_fixed_type(ta, tb)
+                    return f"{self.rng.choice(['min', 'max'])}({a}, {b})", t
+                t = FX.product_type(ta, tb) if op == "*" else FX.sum_type(
+                    ta, tb, "add" if op == "+" else "sub")
+                if self.rng.random() < 0.3:
+                    a, b = b, a
+                return f"({a} {op} {b})", t
+            if kind == "neg":
+                f = as_fixed(ta)
+                FX.negate_type(f)
+                return f"(-{a})", FixedType(f.width + 1, True, f.int_bits + 1)
+            if kind == "abs":
+                f = as_fixed(ta)
+                if not f.signed:
+                    return f"abs({a})", ta
+                FX.negate_type(f)
+                return f"abs({a})", FixedType(f.width + 1, True, f.int_bits + 1)
+            if kind == "shift":
+                op = self.rng.choice(["<<", ">>"])
+                r = self.rng.random()
+                if r < 0.4:
+                    amount = str(self.rng.choice([0, 1, 2, 5, -1, -3]))
+                elif r < 0.7:
+                    amount = f"(uint8({self.expr(s, 1)[0]}) % 12)"
+                else:
+                    amount = f"int8({self.expr(s, 1)[0]})"
+                return f"({a} {op} {amount})", ta
+            if kind == "select" and not self.straight:
+                b, tb = self.fexpr(s, depth - 1)
+                return f"({a} if {self.cond(s, 1)} else {b})", FX.common_fixed_type(ta, tb)
+            if kind == "compare":
+                b, tb = self.fexpr(s, depth - 1)
+                FX.common_fixed_type(ta, tb)
+                t = self.rng.choice(FIXED_TYPES)
+                op = self.rng.choice(COMPARE_OPS)
+                return f"{_spell(t)}({a} {op} {b})", t
+            t = self.rng.choice(FIXED_TYPES)
+            return f"{_spell(t)}({a})", t
+        except FX.FixedWidthError:  # too wide: the operand, converted to a narrower type
+            t = self.rng.choice(FIXED_TYPES)
+            return f"{_spell(t)}({a})", t
+
     def array_type(self) -> ArrayType:
         t = self.pick_type()
         if self.rng.random() < 0.6:
@@ -628,7 +772,9 @@ class _Generator:
                callee: tuple[str, list[tuple[str, object]]] | None) -> list[str]:
         s = _Scope()
         for pname, ptype in params:
-            if isinstance(ptype, ArrayType):
+            if isinstance(ptype, ArrayType) and isinstance(ptype.element, FixedType):
+                s.fixed_arrays[pname] = ptype
+            elif isinstance(ptype, ArrayType):
                 s.arrays[pname] = ptype
             else:
                 s.scalars[pname] = ptype
@@ -667,7 +813,7 @@ class _Generator:
         if ret is not None:  # the top kernel
             head, tail = self.extras(s)
             lines[2:2] = head
-            body += tail
+            body += tail + self.fixed_extras(s)
         lines += body
         if ret is not None:
             lines.append(f"    return {self.expr(s)[0]}")
@@ -683,8 +829,8 @@ def _product(values) -> int:
 
 def _spell(t) -> str:
     if isinstance(t, ArrayType):
-        return f"{type_name(t.element)}[{', '.join(map(str, t.shape))}]"
-    return type_name(t)
+        return f"{_spell(t.element)}[{', '.join(map(str, t.shape))}]"
+    return type_name(t).replace("'", '"')
 
 
 def build_program(seed: int, directives=None) -> GeneratedProgram:
@@ -701,7 +847,11 @@ def build_program(seed: int, directives=None) -> GeneratedProgram:
     g = _Generator(seed, kinds)
     arrays = [(f"A{k}", g.array_type()) for k in range(g.rng.randint(1, 3))]
     scalars = [(f"s{k}", g.pick_type()) for k in range(g.rng.randint(1, 3))]
-    params = arrays + scalars
+    fixed_params = []
+    if g.fixed_rng.random() < 0.3:
+        fixed_params = [("F0", ArrayType(g.fixed_rng.choice(FIXED_TYPES),
+                                         (g.fixed_rng.choice(SIZES),)))]
+    params = arrays + scalars + fixed_params
     ret = g.pick_type()
     header = [
         f'"""Generated by vichls.fuzz.progen from seed {seed}; top kernel: {TOP}."""',
@@ -731,9 +881,11 @@ def build_program(seed: int, directives=None) -> GeneratedProgram:
         g.link_top = kernels[-1]
     header += [""] + g.kernel(TOP, params, ret, callee)
     kernels.append(TOP)
+    imports = header.index(next(h for h in header if h.startswith("from vichls import")))
     if g.uses_streams:
-        header[header.index(next(h for h in header if h.startswith("from vichls import")))] += \
-            ", stream"
+        header[imports] += ", stream"
+    if g.uses_fixed:
+        header[imports] += ", fixed, ufixed"
     calls = _draw_schedule(g, dict(arrays)) if kinds and g.rng.random() < 0.85 else []
     if calls:
         header += ["", "", f"s = vichls.customize({TOP})"] + [f"s.{c}" for c in calls]
