@@ -14,8 +14,8 @@ was): now and then the top takes a fixed-point array ``F0`` and ends with fixed-
 (``FIXED_TYPES``, every quantization and overflow mode among them) computed from the integers
 (casts), the array, float and integer literals and each other (``+ - *``, unary minus,
 ``abs``, ``min``/``max``, shifts by constant, unsigned and signed amounts, comparisons,
-conditional expressions, casts), stores to ``F0`` and integer locals cast back, which the
-return value may read. Every type on the way fits 64 bits: an operation that would not is
+conditional expressions, casts), a local stream of them left partly full, stores to ``F0``
+and integer locals cast back, which the return value may read. Every type on the way fits 64 bits: an operation that would not is
 written on a cast of its operand.
 
 Programs are valid by construction: every array index is either a loop variable whose range
@@ -665,6 +665,19 @@ class _Generator:
                 v = self.fresh("f")
                 lines.append(f"    {v}: {_spell(t)} = {self.fexpr(s, 2)[0]}")
                 s.fixed[v] = t
+            if self.rng.random() < 0.3:  # a stream of fixed-point values, left partly full
+                t = self.rng.choice(FIXED_TYPES)
+                depth = self.rng.choice([1, 2, 4])
+                q = self.fresh("qf")
+                lines.append(f"    {q} = stream[{_spell(t)}, {depth}]()")
+                self.uses_streams = True
+                puts = self.rng.randint(1, depth)
+                for _ in range(puts):
+                    lines.append(f"    {q}.put({self.fexpr(s, 2)[0]})")
+                for _ in range(self.rng.randint(1, puts)):
+                    v, vt = self.fresh("f"), self.rng.choice(FIXED_TYPES)
+                    lines.append(f"    {v}: {_spell(vt)} = {q}.get()")
+                    s.fixed[v] = vt
             for name, at in sorted(s.fixed_arrays.items()):
                 for _ in range(self.rng.randint(1, 2)):
                     idx = self.index(s, at.shape[0], 1)
