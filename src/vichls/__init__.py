@@ -5,9 +5,11 @@ from vichls.types import (
     StreamType,
     stream,
     ArrayType,
+    ConstArray,
     FixedType,
     ScalarType,
     bool_,
+    const,
     fixed,
     from_bits,
     to_bits,
@@ -29,3 +31,11 @@ from vichls.frontend.kernel import Kernel, kernel, loop
 from vichls.frontend.customize import Schedule, customize
 
 __version__ = "0.1.0"
+
+#: the public names (``from vichls import *``; also what linters count as used)
+__all__ = [
+    "ArrayType", "ConstArray", "DirectiveError", "FixedType", "Kernel", "KernelError",
+    "ScalarType", "Schedule", "Stream", "StreamType", "VichlsError", "bool_", "const",
+    "customize", "fixed", "from_bits", "int16", "int32", "int64", "int8", "int_", "kernel",
+    "loop", "stream", "to_bits", "ufixed", "uint16", "uint32", "uint64", "uint8", "uint_",
+]

@@ -521,6 +521,68 @@ def parse_fixed_name(name: str) -> FixedType | None:
 
 
 
+# -- constant arrays: vichls.const(values, T) ------------------------------------------------
+
+
+class ConstArray:
+    """A read-only table a kernel indexes like an array: ``W = vichls.const(values, T)`` at
+    module level. ``values`` (a numpy array or nested sequence, e.g. ``np.load("w.npy")``)
+    are converted to the element type ``T`` as an assignment would convert them (wrapped for
+    an integer type; quantized and saturated by its modes for a fixed-point one, which also
+    takes floats). In hardware a ROM, on the CPU a constant; ``raw`` holds the raw bits."""
+
+    def __init__(self, values, element: ScalarType):
+        if not isinstance(element, ScalarType):
+            raise TypeError(f"vichls.const(values, T): T must be a scalar type such as int8 or "
+                            f"fixed(16, 2), got {element!r}")
+        if isinstance(values, np.ndarray):
+            arr = values
+            if arr.dtype.kind not in "biuf":
+                raise ValueError(f"vichls.const: the values must be numbers, got {arr.dtype}")
+        else:  # (as objects: Python ints stay exact, where numpy would make big ones floats)
+            try:
+                arr = np.array(values, dtype=object)
+            except ValueError as e:
+                raise ValueError(f"vichls.const: the values are not an array ({e})") from None
+        if arr.ndim == 0:
+            raise ValueError("vichls.const: the values must be an array (1 to 4 dimensions), "
+                             "not a single number")
+        flat = arr.reshape(-1).tolist()
+        numbers = (bool, int, float, np.bool_, np.integer, np.floating)
+        if any(isinstance(v, (list, tuple)) for v in flat):
+            raise ValueError("vichls.const: the values are not an array (rows of different "
+                             "lengths)")
+        if not all(isinstance(v, numbers) for v in flat):
+            raise ValueError("vichls.const: the values must be numbers")
+        self.type = ArrayType(element, tuple(int(d) for d in arr.shape))
+        if isinstance(element, FixedType):
+            raw = [quantize(_exact(v), element) for v in flat]
+        else:
+            if not all(not isinstance(v, (float, np.floating)) or float(v).is_integer()
+                       for v in flat):
+                raise ValueError(f"vichls.const: {element!r} holds integers; the values "
+                                 "have fractions (use a fixed-point type)")
+            raw = [element.wrap(int(v)) for v in flat]
+        self.raw = np.array(raw, dtype=element.dtype).reshape(arr.shape)
+        self.raw.flags.writeable = False
+
+    @property
+    def values(self) -> np.ndarray:
+        """The values as a caller sees them (floats for fixed point of at most 53 bits)."""
+        t = self.type.element
+        if isinstance(t, FixedType) and t.crosses_as_float:
+            return from_bits(self.raw, t)
+        return self.raw.copy()
+
+    def __repr__(self) -> str:
+        return f"vichls.const({self.type!r})"
+
+
+def const(values, element: ScalarType) -> ConstArray:
+    """A constant array for kernels (see ``ConstArray``)."""
+    return ConstArray(values, element)
+
+
 def clog2(n: int) -> int:
     """ceil(log2(n)) for n >= 1."""
     return max(0, (int(n) - 1).bit_length())

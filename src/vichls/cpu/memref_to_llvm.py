@@ -7,6 +7,8 @@ What:
   the entry block so LLVM's mem2reg/SROA promote 0-d scalars to registers; a local array
   of more than `HEAP_THRESHOLD_BYTES` is taken from `malloc` instead (and given back with
   `free` before the function's return) so that big local arrays cannot overflow the stack;
+- a constant `memref.global` (a `vichls.const` array) becomes an internal LLVM constant array
+  of the containers below, and `memref.get_global` its address;
 - `memref.load`/`memref.store` become a row-major linear index in i64
   (`((i0*d1 + i1)*d2 + i2)...`, no signed wrap since indices fit in 32 bits),
   `llvm.getelementptr inbounds`, and `llvm.load`/`llvm.store`.
@@ -30,7 +32,15 @@ from collections.abc import Sequence
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, llvm, memref
-from xdsl.dialects.builtin import FunctionType, IntegerAttr, IntegerType, MemRefType, i64
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FunctionType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    TensorType,
+    i64,
+)
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -57,6 +67,29 @@ def _container(width: int) -> IntegerType:
     return IntegerType(ScalarType(width, True).dtype.itemsize * 8)
 
 
+def _constant_global(g: memref.GlobalOp) -> llvm.GlobalOp:
+    """A constant array (``vichls.const``): an internal LLVM constant of its elements in
+    their containers, extended as numpy holds them (signed per its ``vichls.type``)."""
+    mtype = g.type
+    width = _element_width(g, mtype)
+    if not isinstance(g.initial_value, DenseIntOrFPElementsAttr) or g.constant is None:
+        raise unsupported(g, "only constant memref.globals with dense values are supported")
+    signed = parse_type_name(g.attributes[TYPE_ATTR].data).signed \
+        if TYPE_ATTR in g.attributes else True
+    container = _container(width)
+    values = []
+    for v in g.initial_value.get_values():
+        v = int(v) & ((1 << width) - 1)
+        if signed and v >> (width - 1):
+            v -= 1 << width
+        values.append(v)
+    count = len(values)
+    return llvm.GlobalOp(llvm.LLVMArrayType(count, container),
+                         g.sym_name.data, "internal", constant=True,
+                         value=DenseIntOrFPElementsAttr.from_list(
+                             TensorType(container, [count]), values))
+
+
 class MemrefToLlvm(ModulePass):
     """memref arguments, allocas, loads and stores → llvm pointers, GEPs, loads, stores."""
 
@@ -64,6 +97,9 @@ class MemrefToLlvm(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         self._uses_heap = False
+        for g in list(op.ops):
+            if isinstance(g, memref.GlobalOp):
+                Rewriter.replace_op(g, _constant_global(g))
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and f.body.blocks:
                 self._lower_function(f)
@@ -100,8 +136,14 @@ class MemrefToLlvm(ModulePass):
                 self._lower_load(o)
             elif isinstance(o, memref.StoreOp):
                 self._lower_store(o, sign_extends)
-            elif o.dialect_name() == "memref" and not isinstance(o, memref.AllocaOp):
-                raise unsupported(o, "the CPU back end lowers memref.alloca/load/store only")
+            elif o.dialect_name() == "memref" and not isinstance(
+                    o, (memref.AllocaOp, memref.GetGlobalOp)):
+                raise unsupported(o, "the CPU back end lowers memref.alloca/get_global/load/store "
+                                     "only")
+        for o in list(f.walk()):  # a constant array: the address of its global
+            if isinstance(o, memref.GetGlobalOp):
+                Rewriter.replace_op(o, llvm.AddressOfOp(o.name_.root_reference,
+                                                        llvm.LLVMPointerType()))
 
         returns = [o for o in f.walk() if isinstance(o, func.ReturnOp)]
         for alloca in allocas:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from xdsl.dialects import affine, func, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DenseIntOrFPElementsAttr,
     DictionaryAttr,
     IntegerAttr,
     ModuleOp,
@@ -80,6 +81,8 @@ FLAT_COUNTERS_ATTR = declare("flat_counters", StringAttr, {LOOP, OP},
 # -- facts the FPGA passes hand each other ---------------------------------------------------
 PARTITIONS_ATTR = declare("partitions", DictionaryAttr, {FUNCTION},
                           "the arrays apply-partitions split, and how")
+ROM_ATTR = declare("rom", DenseIntOrFPElementsAttr, {OP},
+                   "the contents of a ROM cell (a constant array), row-major")
 BANK_OF_ATTR = declare("bank_of", StringAttr, {ARGUMENT, OP},
                        "the array a bank was split from")
 FLOOR_QUOTIENT_ATTR = declare("floor_quotient", ArrayAttr, {OP},

@@ -67,6 +67,7 @@ _SUPPORTED_ARITH = {
 }
 _SUPPORTED_OTHER = {
     "func.func", "func.return", "func.call", "memref.alloca", "memref.load", "memref.store",
+    "memref.global", "memref.get_global",
     "scf.for", "scf.if", "scf.while", "scf.yield", "scf.condition", "builtin.module",
 }
 
@@ -320,7 +321,7 @@ def make_report(
             params = {k: v.value.data for k, v in op.params.data.items()}
             if op.primitive.data == "vichls_reg":
                 totals["ff"] += params["WIDTH"] * device.ff_per_register_bit
-            elif op.primitive.data.startswith("vichls_ram"):
+            elif op.primitive.data.startswith(("vichls_ram", "vichls_rom")):
                 ram = oplib.ram_cost(params["WORDS"], params["WIDTH"])
                 for key in ("lut", "ff", "bram18"):
                     totals[key] += ram[key]

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections import Counter
 from math import ceil
 
-from xdsl.dialects import comb, func, hw
+from xdsl.dialects import comb, func, hw, memref
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerType, ModuleOp, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 
@@ -73,7 +73,8 @@ def compile_dataflow(module: ModuleOp, clock_period_ns: float):
         task_requests = _task_requests(requests, task, top, channels, work)
         key = (callee, tuple(str(r) for r in task_requests))
         if key not in modules:
-            sub = ModuleOp([f.clone() for f in work.ops if isinstance(f, func.FuncOp) and f is not top])
+            sub = ModuleOp([f.clone() for f in work.ops if isinstance(f, memref.GlobalOp) or (
+                isinstance(f, func.FuncOp) and f is not top)])  # (with the constant arrays)
             sub.attributes[TOP_ATTR] = StringAttr(callee)
             if task_requests:
                 top_function(sub).attributes[REQUESTS_ATTR] = ArrayAttr(task_requests)
@@ -82,7 +83,7 @@ def compile_dataflow(module: ModuleOp, clock_period_ns: float):
                                                       keep_view=False)
             except FpgaError as e:
                 raise FpgaError(f"{e.message} (in dataflow task '{task.task_name.data}')",
-                                e.filename, e.line, e.col) from None
+                                e.location) from None
             component = next(op for op in component_design.compiled.walk()
                              if isinstance(op, st.ComponentOp))
             # extracted tasks are named <top>_<task> already; called kernels get the prefix

@@ -30,6 +30,7 @@ from vichls.types import (
     OVERFLOW_MODES,
     QUANT_MODES,
     ArrayType,
+    ConstArray,
     FixedType,
     ScalarType,
     StreamType,
@@ -154,6 +155,7 @@ class Checker:
         self.if_depth = 0
         self.ret: Optional[ScalarType] = None
         self.fx = FX.FixedPoint(self.new_uid)
+        self.consts: dict[str, tuple[T.Sym, ConstArray]] = {}  # by module-level name
 
     # -- locations and errors ------------------------------------------------------------
     def loc(self, node: ast.AST) -> T.Loc:
@@ -175,6 +177,17 @@ class Checker:
             uid = f"{name}_{n}"
         self.uids.add(uid)
         return uid
+
+    def const_array(self, name: str, node: ast.AST) -> Optional[T.Sym]:
+        """The symbol of the module-level constant array ``name`` (``vichls.const``), or None
+        when ``name`` is not one (a local name shadows it)."""
+        if self.lookup(name) is not None or not isinstance(self.globals.get(name), ConstArray):
+            return None
+        if name not in self.consts:
+            c = self.globals[name]
+            sym = T.Sym(name, "const_array", c.type, self.new_uid(name), loc=self.loc(node))
+            self.consts[name] = (sym, c)
+        return self.consts[name][0]
 
     def lookup(self, name: str) -> Optional[T.Sym]:
         for scope in reversed(self.scopes):
@@ -436,7 +449,7 @@ class Checker:
             raise self.error(fn, f"kernel '{fn.name}' returns {self.ret!r} but can reach its "
                                  "end without a return statement")
         return T.KernelTree(fn.name, self.loc(fn), self.params, self.ret, stmts, self.locals,
-                            self.callees)
+                            self.callees, list(self.consts.values()))
 
     # -- statements -------------------------------------------------------------------------------
     def block(self, stmts: list[ast.stmt]) -> list[T.Stmt]:
@@ -575,6 +588,9 @@ class Checker:
             return [T.Assign(loc, sym, self.convert(rhs, sym.type, value_node))]
         if isinstance(target, ast.Subscript):
             arr, indices = self.subscript(target)
+            if arr.kind == "const_array":
+                raise self.error(target, f"'{arr.name}' is a constant array (vichls.const): it "
+                                         "cannot be written")
             rhs = self.expr(value_node)
             if op is not None:
                 if any(T.contains(i, (T.CallExpr, T.StreamGet)) for i in indices):
@@ -757,6 +773,8 @@ class Checker:
                                    "(integers and float literals only)")
         if isinstance(node, ast.Name):
             sym = self.lookup(node.id)
+            if sym is None and self.const_array(node.id, node) is not None:
+                raise self.error(node, f"constant array '{node.id}' used as a value; index it")
             if sym is None:
                 if node.id in self.globals or hasattr(builtins, node.id):
                     val = self.global_value(node, node.id)
@@ -969,6 +987,9 @@ class Checker:
                 continue
             if p.is_array:
                 sym = self.lookup(a.id) if isinstance(a, ast.Name) else None
+                if sym is None and isinstance(a, ast.Name) and self.const_array(a.id, a):
+                    raise self.error(a, f"constant array '{a.id}' cannot be passed to a kernel; "
+                                        f"'{f.name}' can read it by name")
                 if sym is None or not sym.is_array:
                     raise self.error(a, f"argument '{p.name}' of '{f.name}' must be an array "
                                         "variable")
@@ -993,7 +1014,7 @@ class Checker:
         chain.reverse()
         if not isinstance(base, ast.Name):
             raise self.error(node, "only named arrays can be indexed")
-        sym = self.lookup(base.id)
+        sym = self.lookup(base.id) or self.const_array(base.id, base)
         if sym is None:
             if base.id in self.globals:
                 raise self.error(base, f"'{base.id}' is not a kernel array: globals other than "

@@ -57,6 +57,22 @@ def call_site(depth: int) -> tuple[str, int, int | None]:
     return caller.filename, caller.lineno, col
 
 
+def _constant_arrays(kernel) -> dict:
+    """The module-level constant arrays (``vichls.const``) that ``kernel`` or a kernel it
+    calls reads, by name: after inlining they are the top's."""
+    found, todo, seen = {}, [kernel], set()
+    while todo:
+        k = todo.pop()
+        if k.name in seen:
+            continue
+        seen.add(k.name)
+        tree = k.tree()
+        for sym, _ in tree.consts:
+            found.setdefault(sym.name, sym)
+        todo += tree.callees
+    return found
+
+
 @dataclass
 class Schedule:
     kernel: object
@@ -150,6 +166,7 @@ class Schedule:
             (name,) = d.args
             arrays = {p.name: p for p in kt.params if p.is_array}
             arrays.update({s.name: s for s in kt.locals if s.is_array})
+            arrays.update(_constant_arrays(self.kernel))  # (read by the top or a callee)
             if name not in arrays:
                 raise self._fail(d, f"kernel '{kt.name}' has no array named '{name}'")
             sym = arrays[name]

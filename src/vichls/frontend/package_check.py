@@ -19,6 +19,7 @@ import re
 
 from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
     DictionaryAttr,
     IndexType,
     IntegerAttr,
@@ -181,14 +182,47 @@ def _check_nesting(module: ModuleOp) -> None:
                 stack.extend((inner, depth + 1) for inner in block.ops)
 
 
+def _check_global(g: memref.GlobalOp, seen: dict) -> None:
+    """A constant array: a constant global of static shape whose dense integer values have
+    that shape and element type (and a ``vichls.type`` of that width)."""
+    name = g.sym_name.data
+    if name in seen:
+        raise PackageError(g, f"two memref.globals are named @{name}")
+    seen[name] = g
+    _check_type(g.type, g, f"the type of @{name}")
+    if not g.type.get_shape():
+        raise PackageError(g, f"@{name}: a constant array has 1 to 4 dimensions")
+    if g.constant is None or not isinstance(g.initial_value, DenseIntOrFPElementsAttr):
+        raise PackageError(g, f"@{name}: only constant memref.globals with dense values (the "
+                              "constant arrays of vichls.const) are part of the loop level")
+    value_type = g.initial_value.get_type()
+    if list(g.initial_value.get_shape() or ()) != list(g.type.get_shape()) or \
+            value_type.get_element_type() != g.type.element_type:
+        raise PackageError(g, f"@{name}: its values are {value_type}, its type {g.type}")
+    if TYPE_ATTR in g.attributes:
+        attr = g.attributes[TYPE_ATTR]
+        try:
+            t = parse_type_name(attr.data)
+        except (ValueError, AttributeError):
+            raise PackageError(g, f"@{name}: {TYPE_ATTR} is not a type name") from None
+        if t.width != g.type.element_type.width.data:
+            raise PackageError(g, f"@{name}: {TYPE_ATTR} = {attr.data} is {t.width} bits wide, "
+                                  f"the values {g.type.element_type}")
+
+
 def check_package(module: ModuleOp) -> None:
     _check_nesting(module)
     top = module.attributes.get(TOP_ATTR)
     if top is not None and not isinstance(top, StringAttr):
         raise PackageError(module, f"{TOP_ATTR} must be a string naming the top function")
+    globals_: dict[str, memref.GlobalOp] = {}
     for f in module.ops:
+        if isinstance(f, memref.GlobalOp):
+            _check_global(f, globals_)
+            continue
         if not isinstance(f, func.FuncOp):
-            raise PackageError(f, f"a package holds only func.func operations, not {f.name}")
+            raise PackageError(f, f"a package holds only func.func operations and the "
+                                  f"memref.global of constant arrays, not {f.name}")
         if not f.body.blocks:
             raise PackageError(f, f"'{f.sym_name.data}' has no body")
         if KERNEL_ATTR not in f.attributes:
@@ -219,3 +253,11 @@ def check_package(module: ModuleOp) -> None:
         if isinstance(op, memref.AllocOp):
             raise PackageError(op, "memref.alloc is not part of the loop level; local arrays "
                                    "are memref.alloca")
+        if isinstance(op, memref.GetGlobalOp):
+            name = op.name_.root_reference.data
+            if name not in globals_:
+                raise PackageError(op, f"memref.get_global @{name}: the package has no "
+                                       "memref.global of that name")
+            if globals_[name].type != op.memref.type:
+                raise PackageError(op, f"memref.get_global @{name} reads {op.memref.type}, but "
+                                       f"the global is {globals_[name].type}")

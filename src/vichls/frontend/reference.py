@@ -303,6 +303,11 @@ def _compile(src: str, filename: str, fragments: dict[str, str]):
     return compile(tree, filename, "exec")
 
 
+def _consts(kt: T.KernelTree) -> dict:
+    """The constant arrays the kernel reads, by the names its code gives them (raw bits)."""
+    return {sym.uid: c.raw for sym, c in kt.consts}
+
+
 def reference_source(kernel) -> str:
     """The Python source of a kernel's reference function (for reading and debugging)."""
     return _Gen(kernel.tree()).function()
@@ -312,7 +317,7 @@ def reference_source(kernel) -> str:
 def build_reference(kernel):
     gen = _Gen(kernel.tree())
     src = gen.function()
-    namespace = dict(_HELPERS, **gen.stream_types)
+    namespace = dict(_HELPERS, **gen.stream_types, **_consts(gen.kt))
     for name, k in gen.callees.items():
         namespace[name] = k.reference()
     filename = f"<vichls reference of {kernel.name}>"
@@ -351,7 +356,8 @@ def _bounded(kernel, budget: list, top_name: str, max_steps: int, built: dict):
     def out_of_steps():
         raise ReferenceStepLimit(top_name, max_steps)
 
-    namespace = dict(_HELPERS, _b=budget, _out_of_steps=out_of_steps, **gen.stream_types)
+    namespace = dict(_HELPERS, _b=budget, _out_of_steps=out_of_steps, **gen.stream_types,
+                     **_consts(gen.kt))
     for name, k in gen.callees.items():
         namespace[name] = _bounded(k, budget, top_name, max_steps, built)
     exec(_compile(src, f"<vichls bounded reference of {kernel.name}>", gen.fragments), namespace)

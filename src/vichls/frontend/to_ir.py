@@ -21,6 +21,7 @@ from typing import Optional
 from xdsl.dialects import affine, arith, builtin, func, memref, scf
 from xdsl.dialects.builtin import (
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     FileLineColLoc,
     IndexType,
     IntAttr,
@@ -29,6 +30,8 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     StringAttr,
+    TensorType,
+    UnitAttr,
     i32,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -47,8 +50,8 @@ from vichls.limits import deep
 from vichls.dialects import stream as ir_stream
 from vichls.frontend import tree as T
 from vichls.signature import KernelSignature, Param, annotate, ir_type
-from vichls.dialects.attributes import LABEL_ATTR, NAME_ATTR, TOP_ATTR
-from vichls.types import ArrayType, ScalarType, bool_, int64
+from vichls.dialects.attributes import LABEL_ATTR, NAME_ATTR, TOP_ATTR, TYPE_ATTR
+from vichls.types import ArrayType, ScalarType, bool_, int64, type_name
 
 _SIGNED_CMP = {"lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge", "eq": "eq", "ne": "ne"}
 _UNSIGNED_CMP = {"lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge", "eq": "eq", "ne": "ne"}
@@ -139,8 +142,9 @@ _NO_ALLOCA_OPERANDS = DenseArrayBase.from_list(i32, [0, 0])
 
 
 class FunctionBuilder:
-    def __init__(self, kt: T.KernelTree):
+    def __init__(self, kt: T.KernelTree, consts: "ConstGlobals"):
         self.kt = kt
+        self.consts = consts
         self.loc = FileLineColLoc(StringAttr(kt.loc.filename), IntAttr(kt.loc.line),
                                   IntAttr(kt.loc.col))
         self.block: Block = Block()
@@ -237,6 +241,14 @@ class FunctionBuilder:
             self.slots[sym] = self.alloca(sym.scalar, sym.type.shape if sym.is_array else ())
             if sym.is_array:  # so that directives (s.partition) can find the local array
                 self.slots[sym].owner.attributes[NAME_ATTR] = StringAttr(sym.name)
+        for sym, c in kt.consts:  # constant arrays: their globals, read like arrays
+            loc = self.loc_of(sym.loc)
+            name = self.consts.name_of(c, sym.name, loc)
+            get = memref.GetGlobalOp(name, _memref_type(c.type.element.width, c.type.shape))
+            get.location = loc
+            get.attributes[NAME_ATTR] = StringAttr(sym.name)
+            self.entry.add_op(get)
+            self.slots[sym] = get.memref
         if kt.ret is not None:
             self.ret_slot = self.alloca(kt.ret)
         if _contains(kt.body[:-1], (T.Return,), True) or (
@@ -262,7 +274,8 @@ class FunctionBuilder:
             self.store0(zero(bool_), self.ret_flag)
         self.first_non_alloca = self.entry.first_op
         while self.first_non_alloca is not None and isinstance(
-                self.first_non_alloca, (memref.AllocaOp, ir_stream.CreateOp)):
+                self.first_non_alloca, (memref.AllocaOp, ir_stream.CreateOp,
+                                        memref.GetGlobalOp)):
             self.first_non_alloca = self.first_non_alloca.next_op
         if self.first_non_alloca is None:
             marker = self.add(arith.ConstantOp(IntegerAttr(0, _INDEX)))
@@ -935,8 +948,42 @@ def _clean(f: func.FuncOp) -> None:
         cse(f)
 
 
-def build_function(kernel) -> func.FuncOp:
-    f = FunctionBuilder(kernel.tree()).build()
+class ConstGlobals:
+    """The ``memref.global`` of every constant array the kernels of one module read, one per
+    ``vichls.const`` object, named after its module-level name (made unique)."""
+
+    def __init__(self):
+        self.names: dict[int, str] = {}  # id of the ConstArray -> its global's name
+        self.ops: list[memref.GlobalOp] = []
+        self._keep: list = []  # the ConstArrays themselves, so that their ids stay theirs
+
+    def name_of(self, c, name: str, loc) -> str:
+        if id(c) not in self.names:
+            taken = set(self.names.values())
+            unique, n = name, 1
+            while unique in taken:
+                n += 1
+                unique = f"{name}_{n}"
+            self.names[id(c)] = unique
+            self._keep.append(c)
+            t = c.type
+            width = t.element.width
+            # (the signless attribute holds a raw value in the signed range of its width)
+            values = [v - (1 << width) if width > 1 and v >= 1 << (width - 1) else v
+                      for v in (int(x) & ((1 << width) - 1) for x in c.raw.reshape(-1))]
+            data = DenseIntOrFPElementsAttr.from_list(
+                TensorType(IntegerType(width), list(t.shape)), values)
+            op = memref.GlobalOp.get(StringAttr(unique), _memref_type(width, t.shape), data,
+                                     constant=UnitAttr())
+            op.attributes[NAME_ATTR] = StringAttr(name)
+            op.attributes[TYPE_ATTR] = StringAttr(type_name(t.element))
+            op.location = loc
+            self.ops.append(op)
+        return self.names[id(c)]
+
+
+def build_function(kernel, consts: ConstGlobals | None = None) -> func.FuncOp:
+    f = FunctionBuilder(kernel.tree(), consts or ConstGlobals()).build()
     _clean(f)
     return f
 
@@ -954,6 +1001,8 @@ def build_module(kernel) -> ModuleOp:
         order.append(k)
 
     visit(kernel)
-    module = ModuleOp([build_function(k) for k in order])
+    consts = ConstGlobals()
+    functions = [build_function(k, consts) for k in order]
+    module = ModuleOp([*consts.ops, *functions])
     module.attributes[TOP_ATTR] = StringAttr(kernel.name)
     return module

@@ -31,7 +31,7 @@ class Sym:
 
     name: str
     # "scalar_param" | "array_param" | "stream_param" | "local" | "local_array" |
-    # "local_stream" | "loopvar" | "temp" (bound by a Let)
+    # "local_stream" | "loopvar" | "temp" (bound by a Let) | "const_array" (vichls.const)
     kind: str
     type: Union[ScalarType, ArrayType, StreamType]
     uid: str  # unique, valid identifier
@@ -264,6 +264,8 @@ class KernelTree:
     body: list[Stmt]
     locals: list[Sym] = field(default_factory=list)  # locals, local arrays and streams, in order
     callees: list = field(default_factory=list)  # Kernel objects, in first-call order
+    #: the module-level constant arrays the kernel reads: (symbol, vichls.types.ConstArray)
+    consts: list = field(default_factory=list)
 
     def loop_names(self) -> dict[str, str]:
         """The source name of every ``for`` loop's variable, by the unique id the loop-level

@@ -15,7 +15,10 @@ was): now and then the top takes a fixed-point array ``F0`` and ends with fixed-
 (casts), the array, float and integer literals and each other (``+ - *``, unary minus,
 ``abs``, ``min``/``max``, shifts by constant, unsigned and signed amounts, comparisons,
 conditional expressions, casts), a local stream of them left partly full, stores to ``F0``
-and integer locals cast back, which the return value may read. Every type on the way fits 64 bits: an operation that would not is
+and integer locals cast back, which the return value may read. Constant arrays likewise
+(their own stream of draws): now and then the module holds one or two ``vichls.const``
+tables (``K0``, ``K1``: integer or fixed-point, 1-d or 2-d, edge values among them) that the
+top kernel reads where it would read an array, and that the schedule may partition. Every type on the way fits 64 bits: an operation that would not is
 written on a cast of its operand.
 
 Programs are valid by construction: every array index is either a loop variable whose range
@@ -152,13 +155,14 @@ class _Scope:
     # fixed-point locals and arrays: kept apart, the integer expressions never see them
     fixed: dict[str, FixedType] = field(default_factory=dict)
     fixed_arrays: dict[str, ArrayType] = field(default_factory=dict)
+    consts: dict[str, ArrayType] = field(default_factory=dict)  # vichls.const tables, read only
     # enclosing loops of the top kernel, innermost last (None for a while loop)
     enclosing: list[_ForLoop | None] = field(default_factory=list)
 
     def child(self) -> "_Scope":
         return _Scope(dict(self.scalars), dict(self.arrays), list(self.loops), self.in_loop,
                       self.work, fixed=dict(self.fixed), fixed_arrays=dict(self.fixed_arrays),
-                      enclosing=list(self.enclosing))
+                      consts=dict(self.consts), enclosing=list(self.enclosing))
 
 
 class _Generator:
@@ -171,6 +175,9 @@ class _Generator:
         self.extra_rng = random.Random(f"extras-{seed}")
         self.fixed_rng = random.Random(f"fixed-{seed}")  # fixed point, learnt later still
         self.uses_fixed = False
+        self.const_rng = random.Random(f"consts-{seed}")  # constant arrays, likewise
+        self.const_tables: dict[str, ArrayType] = {}  # module-level vichls.const tables
+        self.consts_read: set[str] = set()  # the tables the top reads
         self.extra_names = 0
         self.uses_streams = False
         self.link_top: str | None = None  # the kernel the top calls at the end of a chain
@@ -211,7 +218,13 @@ class _Generator:
             options += ["load", "load"]
         if s.loops:
             options.append("loopvar")
+        tables = sorted(n for n, t in s.consts.items() if not isinstance(t.element, FixedType))
+        if tables:  # (only in programs with tables: the others draw as they did)
+            options.append("const")
         kind = self.rng.choice(options)
+        if kind == "const":
+            name = self.rng.choice(tables)
+            return self.read_const(s, name), s.consts[name].element
         if kind == "scalar":
             name = self.rng.choice(sorted(s.scalars))
             return name, s.scalars[name]
@@ -219,6 +232,10 @@ class _Generator:
             return self.rng.choice(s.loops).name, int32
         name = self.rng.choice(sorted(s.arrays))
         return self.load(s, name), s.arrays[name].element
+
+    def read_const(self, s: _Scope, name: str) -> str:
+        self.consts_read.add(name)
+        return f"{name}[{', '.join(self.index(s, d, 1) for d in s.consts[name].shape)}]"
 
     def load(self, s: _Scope, name: str, depth: int = 1) -> str:
         shape = s.arrays[name].shape
@@ -693,9 +710,13 @@ class _Generator:
         return lines
 
     def fleaf(self, s: _Scope) -> tuple[str, FixedType]:
+        tables = sorted(n for n, t in s.consts.items() if isinstance(t.element, FixedType))
         options = ["cast", "literal"] + ["local"] * 2 * bool(s.fixed) + \
-            ["load"] * 3 * bool(s.fixed_arrays)
+            ["load"] * 3 * bool(s.fixed_arrays) + ["const"] * 2 * bool(tables)
         kind = self.rng.choice(options)
+        if kind == "const":
+            name = self.rng.choice(tables)
+            return self.read_const(s, name), s.consts[name].element
         if kind == "local":
             name = self.rng.choice(sorted(s.fixed))
             return name, s.fixed[name]
@@ -792,6 +813,8 @@ class _Generator:
             else:
                 s.scalars[pname] = ptype
         self.is_top = ret is not None
+        if self.is_top:
+            s.consts.update(self.const_tables)
         self.statements = 0
         sig = ", ".join(f"{p}: {_spell(t)}" for p, t in params)
         arrow = f" -> {type_name(ret)}" if ret is not None else ""
@@ -840,6 +863,27 @@ def _product(values) -> int:
     return out
 
 
+def _const_table(rng: random.Random, k: int) -> tuple[str, ArrayType, str]:
+    """A module-level table: its name, type and values (a nested list literal): integers
+    of an integer type (edges among them), or numbers a fixed-point type converts."""
+    fixed_point = rng.random() < 0.4
+    element = rng.choice(FIXED_TYPES if fixed_point else TYPES)
+    shape = (rng.choice(SIZES),) if rng.random() < 0.7 else (2, rng.choice(SIZES))
+
+    def value() -> str:
+        if fixed_point:
+            return repr(rng.choice([0.5, -0.75, 1.0, 3.1, -100.0, 0.0078125, 2.5, -0.1]))
+        return str(rng.choice([0, 1, -1, 7, element.max, element.min, element.max - 1,
+                               rng.randint(element.min, element.max)]))
+
+    if len(shape) == 1:
+        text = "[" + ", ".join(value() for _ in range(shape[0])) + "]"
+    else:
+        text = "[" + ", ".join("[" + ", ".join(value() for _ in range(shape[1])) + "]"
+                               for _ in range(shape[0])) + "]"
+    return f"K{k}", ArrayType(element, shape), text
+
+
 def _spell(t) -> str:
     if isinstance(t, ArrayType):
         return f"{_spell(t.element)}[{', '.join(map(str, t.shape))}]"
@@ -860,6 +904,14 @@ def build_program(seed: int, directives=None) -> GeneratedProgram:
     g = _Generator(seed, kinds)
     arrays = [(f"A{k}", g.array_type()) for k in range(g.rng.randint(1, 3))]
     scalars = [(f"s{k}", g.pick_type()) for k in range(g.rng.randint(1, 3))]
+    tables = []
+    if g.const_rng.random() < 0.3:
+        for k in range(g.const_rng.randint(1, 2)):
+            name, t, text = _const_table(g.const_rng, k)
+            g.const_tables[name] = t
+            tables.append(f"{name} = vichls.const({text}, {_spell(t.element)})")
+            if isinstance(t.element, FixedType):
+                g.uses_fixed = True
     fixed_params = []
     if g.fixed_rng.random() < 0.3:
         fixed_params = [("F0", ArrayType(g.fixed_rng.choice(FIXED_TYPES),
@@ -873,8 +925,10 @@ def build_program(seed: int, directives=None) -> GeneratedProgram:
         "uint32, uint64, uint_",
         "",
     ]
-    if kinds:
+    if kinds or tables:
         header[3:3] = ["import vichls"]
+    if tables:
+        header += [""] + tables
     kernels = []
     callee = None
     if g.rng.random() < 0.4:
@@ -899,13 +953,15 @@ def build_program(seed: int, directives=None) -> GeneratedProgram:
         header[imports] += ", stream"
     if g.uses_fixed:
         header[imports] += ", fixed, ufixed"
-    calls = _draw_schedule(g, dict(arrays)) if kinds and g.rng.random() < 0.85 else []
+    read = {n: t for n, t in g.const_tables.items() if n in g.consts_read}
+    calls = _draw_schedule(g, dict(arrays), read) if kinds and g.rng.random() < 0.85 else []
     if calls:
         header += ["", "", f"s = vichls.customize({TOP})"] + [f"s.{c}" for c in calls]
     return GeneratedProgram(seed, "\n".join(header) + "\n", TOP, params, kernels, calls)
 
 
-def _draw_schedule(g: _Generator, param_arrays: dict[str, ArrayType]) -> list[str]:
+def _draw_schedule(g: _Generator, param_arrays: dict[str, ArrayType],
+                   tables: dict[str, ArrayType] | None = None) -> list[str]:
     """1 to 4 directives of the allowed kinds, valid by construction: loop directives only
     on counted loops with constant bounds and no exits of their own (affine.for in the IR),
     reorder and flatten only on the perfect bands of ``band_statement`` (triangular ones
@@ -984,14 +1040,14 @@ def _draw_schedule(g: _Generator, param_arrays: dict[str, ArrayType]) -> list[st
         elif kind == "dataflow" and "dataflow()" not in calls:
             calls.append("dataflow()")  # the whole top kernel as a dataflow region
         elif kind == "partition":
-            arrays = {**param_arrays, **g.top_local_arrays}
+            arrays = {**param_arrays, **g.top_local_arrays, **(tables or {})}
             names = [n for n in sorted(arrays) if n not in partitioned]
             if not names:
                 continue
             name = rng.choice(names)
             partitioned.add(name)
             shape = arrays[name].shape
-            local = name in g.top_local_arrays
+            local = name in g.top_local_arrays or name in (tables or {})
             part_kind = rng.choice(["cyclic", "block", "complete"] if local else
                                    ["cyclic", "block"])
             dims = list(range(0 if (local or len(shape) == 1) else 1, len(shape) + 1))

@@ -41,6 +41,8 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "if-convert-scalars": (fpga + "if_convert_scalars", "IfConvertScalarsPass"),
         "inline-calls": (fpga + "inline_calls", "InlineCallsPass"),
         "lower-affine-fpga": (fpga + "lower_affine_fpga", "LowerAffineFpgaPass"),
+        "fold-constant-loads": (fpga + "fold_constant_loads", "FoldConstantLoadsPass"),
+        "merge-constant-reads": (fpga + "merge_constant_reads", "MergeConstantReadsPass"),
         "narrow": (fpga + "narrow_compares", "NarrowPass"),
         "predicate-ifs": (fpga + "predicate_ifs", "PredicateIfsPass"),
         "reassociate": (fpga + "reassociate", "ReassociatePass"),

@@ -6,14 +6,18 @@ and vichls.driver.fpga runs it in memory. Passes transform IR; the ordering rule
 
 ``fpga-prepare`` (the loop level, made ready for hardware), in order:
 
-1. inline-calls: one component for the top kernel; a callee's accesses become the top's.
+1. inline-calls: one component for the top kernel; a callee's accesses become the top's;
+   merge-constant-reads: the reads of a constant array that inlining copied are one (one
+   ROM, which a partition directive splits whole).
 2. apply-partitions: after inlining, so that a callee's accesses to a partitioned array
    are rewritten too.
 3. check-stream-depths, then hoist-local-streams: the check reasons about the entry
    block's stream creates; the hoisting then moves the creates that inlining put in loops.
 4. unroll-in-pipelines: loops a call brought into a pipelined loop are unrolled, as the
    pipeline directive unrolls the loop's own.
-5. lower-affine-fpga: everything below works on scf and arith.
+5. lower-affine-fpga: everything below works on scf and arith; fold-constant-loads right
+   after it (a constant array read at constant indices, as unrolling and complete
+   partitioning leave it, is a constant for everything that follows).
 6. if-convert-scalars, forward-scalar-stores, value-numbering, hoist-loop-invariants,
    reassociate-products (which hoists again what it made invariant), value-numbering
    again (hoisting brings equal expressions into one block).
@@ -91,7 +95,9 @@ from vichls.transforms.fpga.hoist_loop_invariants import HoistLoopInvariantsPass
 from vichls.transforms.fpga.if_convert_scalars import IfConvertScalarsPass
 from vichls.transforms.fpga.inline_calls import InlineCallsPass
 from vichls.transforms.loop.loop_pipeline import UnrollInPipelinesPass
+from vichls.transforms.fpga.fold_constant_loads import FoldConstantLoadsPass
 from vichls.transforms.fpga.lower_affine_fpga import LowerAffineFpgaPass
+from vichls.transforms.fpga.merge_constant_reads import MergeConstantReadsPass
 from vichls.transforms.fpga.narrow_compares import NarrowPass
 from vichls.transforms.loop.partition_arrays import ApplyPartitionsPass
 from vichls.transforms.fpga.predicate_ifs import PredicateIfsPass
@@ -108,9 +114,10 @@ from vichls.transforms.fpga.value_numbering import ValueNumberingPass
 def fpga_prepare(device: str) -> list[ModulePass]:
     """The passes of ``fpga-prepare``, in the order the module docstring explains."""
     return [
-        InlineCallsPass(), ApplyPartitionsPass(), CheckStreamDepthsPass(),
+        InlineCallsPass(), MergeConstantReadsPass(), ApplyPartitionsPass(),
+        CheckStreamDepthsPass(),
         HoistLocalStreamsPass(), UnrollInPipelinesPass(), LowerAffineFpgaPass(),
-        IfConvertScalarsPass(device=device), ForwardScalarStoresPass(), ValueNumberingPass(),
+        FoldConstantLoadsPass(), IfConvertScalarsPass(device=device), ForwardScalarStoresPass(), ValueNumberingPass(),
         HoistLoopInvariantsPass(), ReassociateProductsPass(), ValueNumberingPass(),
         ForwardArrayStoresPass(), ScalarReplacementPass(), ForwardScalarStoresPass(),
         ForwardWhileExitLoadsPass(), RotateLoadsPass(), DivByConstantPass(device=device),

@@ -29,6 +29,7 @@ import vichls
 from vichls.errors import FpgaError
 from vichls.limits import deep
 from vichls.dialects import structural as st
+from vichls.dialects.attributes import ROM_ATTR
 
 VERILOG_KEYWORDS = _KEYWORDS = set("""always and assign automatic begin buf bufif0 bufif1 case casex casez cell cmos
 config deassign default defparam design disable edge else end endcase endconfig endfunction
@@ -69,6 +70,7 @@ class VerilogPrinter:
         self.names: dict[SSAValue, str] = {}
         self.taken: set[str] = set()
         self.next_suffix: dict[str, int] = {}  # base -> the first suffix not yet tried
+        self.roms: list[str] = []  # the module of each ROM cell (print_module fills it)
 
     def name_for(self, base: str) -> str:
         """A fresh signal name (not a value's): ``base``, else ``base_1``, ``base_2``... the
@@ -218,7 +220,18 @@ class VerilogPrinter:
         body: list[str] = []
         fsm = None
         for op in self.ops:
-            if isinstance(op, st.CellOp):
+            if isinstance(op, st.CellOp) and op.primitive.data == "vichls_rom":
+                module_name = f"{top}_rom_{op.instance_name.data}"
+                self.roms.append(rom_module(module_name, op))
+                for v in op.ports:
+                    out.append(self.unused_wrapped(f"    wire {_range(width_of(v))}{self.name(v)};",
+                                                   v in partial))
+                drivable += [v for v, d in zip(op.ports, op.port_directions.data)
+                             if d.data == "in"]
+                conns = ", ".join([".clk(ap_clk)"] + [f".{n.data}({self.name(v)})" for n, v
+                                                     in zip(op.port_names.data, op.ports)])
+                body.append(f"    {module_name} {op.instance_name.data} ({conns});")
+            elif isinstance(op, st.CellOp):
                 prim = op.primitive.data
                 if prim not in primitives and prim not in self.modules:
                     primitives.append(prim)
@@ -348,6 +361,33 @@ class VerilogPrinter:
         return lines
 
 
+def rom_module(name: str, cell: st.CellOp) -> str:
+    """The module of one ROM cell: its values in an ``initial`` block and a registered read
+    per port (one cycle, as a RAM's), the memory template that Yosys and vendor tools infer
+    as block or distributed ROM."""
+    params = {k: v.value.data for k, v in cell.params.data.items()}
+    width, words, aw = params["WIDTH"], params["WORDS"], params["AW"]
+    ports = sorted({n.data[len("address"):] for n in cell.port_names.data
+                    if n.data.startswith("address")})
+    decls = ["    input wire clk"]
+    for p in ports:
+        decls += [f"    input wire {_range(aw)}address{p}", f"    input wire ce{p}",
+                  f"    output reg {_range(width)}q{p}"]
+    mask = (1 << width) - 1
+    digits = max(1, (width + 3) // 4)
+    values = [int(v) & mask for v in cell.attributes[ROM_ATTR].get_values()]
+    lines = [f"// vichls ROM: {words} words of {width} bits (a constant array), read in one "
+             "cycle", f"module {name} (", ",\n".join(decls), ");",
+             f"    reg {_range(width)}mem [0:{words - 1}];", "    initial begin"]
+    lines += [f"        mem[{k}] = {width}'h{v:0{digits}x};" for k, v in enumerate(values)]
+    lines.append("    end")
+    for p in ports:
+        lines += ["    always @(posedge clk) begin",
+                  f"        if (ce{p}) q{p} <= mem[address{p}];", "    end"]
+    lines.append("endmodule")
+    return "\n".join(lines) + "\n"
+
+
 @deep
 def emit_verilog(module: ModuleOp) -> str:
     """The Verilog text of the (single) component in ``module`` and its primitives."""
@@ -359,12 +399,18 @@ def emit_verilog(module: ModuleOp) -> str:
     )
     texts, primitives = [], []
     names = frozenset(c.sym_name.data for c in components)
+    roms: list[str] = []
     for k, component in enumerate(components):
-        text, used = VerilogPrinter(component, names).print_module()
+        printer = VerilogPrinter(component, names)
+        text, used = printer.print_module()
         if k:  # the file is named after the first module, the top
             text = f"/* verilator lint_off DECLFILENAME */\n{text}/* verilator lint_on DECLFILENAME */\n"
         texts.append(text)
+        roms += printer.roms
         primitives += [p for p in used if p not in primitives]
+    if roms:
+        texts.append("/* verilator lint_off DECLFILENAME */\n" + "\n".join(roms)
+                     + "/* verilator lint_on DECLFILENAME */\n")
     if primitives:
         # The file is named after the top module; the primitives it carries cannot be.
         templates = "".join(template_text(prim) for prim in sorted(primitives))

@@ -13,7 +13,9 @@ Binding is one unit per op, except the pipelined multipliers that transforms/fpg
 shares between groups: a unit's inputs are wired continuously to its operands (a shared
 multiplier's, to those of the multiply issuing in the current group cycle). Storage: a 0-d memref is a register (``vichls_reg``), an
 N-d local is a RAM (``vichls_ram``, or ``vichls_ram_lut`` where the device keeps small
-arrays in distributed RAM: oplib.local_ram_primitive), an array parameter is an ap_memory
+arrays in distributed RAM: oplib.local_ram_primitive), a constant array (``memref.get_global``
+of a constant ``memref.global``) a ROM (``vichls_rom``, its contents in a ``vichls.rom``
+attribute: the Verilog printer writes one module per ROM), an array parameter is an ap_memory
 port set; every memory has one port (two when the modulo scheduler marked it
 ``vichls.dual_port``; each access then names its port) and all its accesses are muxed by
 their group-cycle guards.
@@ -74,12 +76,13 @@ from vichls.dialects.attributes import (
     CYCLE_ATTR,
     PIPELINED_DIVIDER_ATTR,
     READY_ATTR,
+    ROM_ATTR,
     SHARERS_ATTR,
     UNIT_ATTR,
 )
 from vichls.analysis.loop_utils import pipeline_ii
 from vichls.scheduling.modulo_schedule import is_dual_port, iteration_ops
-from vichls.dialects.attributes import DEPTH_ATTR, II_ATTR, PORT_ATTR, REASON_ATTR
+from vichls.dialects.attributes import DEPTH_ATTR, II_ATTR, NAME_ATTR, PORT_ATTR, REASON_ATTR
 from vichls.errors import FpgaError
 from vichls.analysis.value_ranges import ValueRanges, signed_bits
 from vichls.signature import KernelSignature, signature_of, top_function
@@ -123,8 +126,8 @@ class ValueInfo:
 class Memory:
     address: SSAValue
     ce: SSAValue
-    we: SSAValue
-    d: SSAValue
+    we: SSAValue | None  # (None: a ROM)
+    d: SSAValue | None
     q: SSAValue
     shape: tuple[int, ...]
     address_width: int
@@ -366,6 +369,8 @@ class StructuralBuilder:
         for op in self.function.walk():
             if isinstance(op, memref.AllocaOp):
                 self.storage(op)
+            elif isinstance(op, memref.GetGlobalOp):
+                self.rom(op)
             elif isinstance(op, stream.CreateOp):
                 self.local_stream(op)
         self.number_segments(body)
@@ -410,6 +415,40 @@ class StructuralBuilder:
             cell.port(f"address{n}"), cell.port(f"ce{n}"), cell.port(f"we{n}"),
             cell.port(f"d{n}"), cell.port(f"q{n}"), shape, aw,
         ) for n in memory_ports]
+        if len(mems) == 2:
+            mems[0].port1 = mems[1]
+        self.memories[op.memref] = mems[0]
+
+    def rom(self, op: memref.GetGlobalOp):
+        """A constant array (``vichls.const``): a ROM cell holding its ``memref.global``'s
+        values, read through ports like a local RAM's (one cycle), never written."""
+        name = op.name_.root_reference.data
+        module = self.function.parent_op()
+        glob = next((g for g in module.ops if isinstance(g, memref.GlobalOp)
+                     and g.sym_name.data == name), None)
+        if glob is None or glob.constant is None:
+            raise FpgaError.at(op, f"memref.get_global @{name}: no constant memref.global of "
+                                   "that name")
+        mtype = op.memref.type
+        width = bit_width(mtype.element_type)
+        shape = tuple(mtype.get_shape())
+        words = 1
+        for d in shape:
+            words *= d
+        aw = address_width(words)
+        memory_ports = [0, 1] if is_dual_port(op.memref) else [0]
+        source = op.attributes.get(NAME_ATTR)
+        hint = f"{source.data}_rom" if source is not None else hint_of(op.memref, "rom")
+        cell = self.cell(hint, "vichls_rom",
+                         {"WIDTH": width, "WORDS": words, "AW": aw}, [
+            (f"{port}{n}", direction, w)
+            for n in memory_ports
+            for port, direction, w in (("address", "in", aw), ("ce", "in", 1),
+                                       ("q", "out", width))
+        ])
+        cell.attributes[ROM_ATTR] = glob.initial_value
+        mems = [Memory(cell.port(f"address{n}"), cell.port(f"ce{n}"), None, None,
+                       cell.port(f"q{n}"), shape, aw) for n in memory_ports]
         if len(mems) == 2:
             mems[0].port1 = mems[1]
         self.memories[op.memref] = mems[0]
@@ -959,7 +998,8 @@ class StructuralBuilder:
     def memory_of(self, op) -> Memory:
         mem = self.memories.get(op.memref)
         if mem is None:
-            raise FpgaError.at(op, "accesses a memref that is neither a parameter nor a local alloca")
+            raise FpgaError.at(op, "accesses a memref that is neither a parameter, a local "
+                                   "alloca nor a constant array")
         port = op.attributes.get(PORT_ATTR)
         if port is not None and port.value.data == 1:
             return mem.port1

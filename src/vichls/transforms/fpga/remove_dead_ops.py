@@ -3,8 +3,8 @@
 Why: after inlining, forwarding and hoisting, loads and arithmetic can be left without a
 use; a dead op in hardware would still lengthen a schedule (a dead multi-cycle divide
 keeps its block running until its result is ready). Side-effect-free here means: arith
-ops, ``memref.load`` and ``memref.alloca`` (an alloca with no remaining use is storage
-nobody reads or writes).
+ops, ``memref.load``, ``memref.alloca`` (an alloca with no remaining use is storage
+nobody reads or writes) and ``memref.get_global`` (a constant array nobody reads: no ROM).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from xdsl.passes import ModulePass
 
 
 def _removable(op) -> bool:
-    if isinstance(op, (memref.LoadOp, memref.AllocaOp)):
+    if isinstance(op, (memref.LoadOp, memref.AllocaOp, memref.GetGlobalOp)):
         return True
     return op.dialect_name() == "arith"
 

@@ -1,8 +1,10 @@
 """Array partitioning on the loop level: split an array memref into banks.
 
 ``partition_arrays(module, requests)`` rewrites, in the top function of ``module``, each
-requested array (a parameter or a local ``memref.alloca`` named by ``vichls.name``) into
-banks along one dimension, or along every dimension for ``dim=0``:
+requested array (a parameter, a local ``memref.alloca`` or a constant array's
+``memref.get_global``, named by ``vichls.name``) into banks along one dimension, or along
+every dimension for ``dim=0``; a constant array's banks are constant globals of their own
+elements:
 
 - cyclic, factor F: element ``x`` of the dimension goes to bank ``x % F`` at ``x // F``;
 - block, factor F: with ``B = ceil(D / F)``, bank ``x // B`` at ``x % B``;
@@ -47,12 +49,14 @@ from xdsl.dialects import affine, arith, func, memref, scf
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
+    DenseIntOrFPElementsAttr,
     DictionaryAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
     ModuleOp,
     StringAttr,
+    TensorType,
     UnitAttr,
     i64,
 )
@@ -487,6 +491,21 @@ def _unroll_loops_indexing(array: SSAValue) -> None:
                 break
 
 
+def _unflatten(offset: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    index = []
+    for d in reversed(shape):
+        index.append(offset % d)
+        offset //= d
+    return tuple(reversed(index))
+
+
+def _flatten(index, shape: tuple[int, ...]) -> int:
+    offset = 0
+    for i, d in zip(index, shape):
+        offset = offset * d + i
+    return offset
+
+
 class _Partitioner:
     def __init__(self, function: func.FuncOp):
         self.function = function
@@ -501,6 +520,9 @@ class _Partitioner:
             if NAME_ATTR in attrs and attrs[NAME_ATTR].data == name:
                 return arg, False
         for op in self.function.walk():
+            if isinstance(op, memref.GetGlobalOp) and NAME_ATTR in op.attributes and \
+                    op.attributes[NAME_ATTR].data == name:
+                return self.one_read_of(op), True
             if isinstance(op, memref.AllocaOp) and NAME_ATTR in op.attributes and \
                     op.attributes[NAME_ATTR].data == name:
                 return op.memref, True
@@ -517,6 +539,8 @@ class _Partitioner:
             for bank in banks:
                 bank.name_hint = array.name_hint
                 self.arg_attrs[bank] = dict(self.arg_attrs[array])
+        elif isinstance(array.owner, memref.GetGlobalOp):
+            banks = self.split_constant(array.owner, split, bank_type)
         else:
             alloca = array.owner
             banks = []
@@ -534,6 +558,70 @@ class _Partitioner:
         else:
             array.owner.detach()
             array.owner.erase()
+        return banks
+
+    def one_read_of(self, get: memref.GetGlobalOp) -> SSAValue:
+        """The constant array ``get`` reads, read once, at the start of the function (a
+        callee inlined at several calls read it once per call): every access is then an
+        access of one value, which the split rewrites."""
+        name = get.name_.root_reference.data
+        entry = self.function.body.block
+        get.detach()
+        entry.insert_op_before(get, entry.first_op)
+        for op in list(self.function.walk()):
+            if isinstance(op, memref.GetGlobalOp) and op is not get and \
+                    op.name_.root_reference.data == name:
+                op.memref.replace_all_uses_with(get.memref)
+                op.detach()
+                op.erase()
+        return get.memref
+
+    def split_constant(self, get: memref.GetGlobalOp, split: _Split,
+                       bank_type: MemRefType) -> list[SSAValue]:
+        """A constant array's banks: one constant ``memref.global`` per bank holding the
+        elements that go there (the padding of the last banks is 0), read where the array
+        was read."""
+        module = self.function.parent_op()
+        name = get.name_.root_reference.data
+        table = next(g for g in module.ops if isinstance(g, memref.GlobalOp)
+                     and g.sym_name.data == name)
+        shape = tuple(get.memref.type.get_shape())
+        values = list(table.initial_value.get_values())
+        taken = {g.sym_name.data for g in module.ops if isinstance(g, memref.GlobalOp)}
+        bank_shape = tuple(bank_type.get_shape())
+        banks = []
+        for b in range(split.factor):
+            bank_values = [0] * math.prod(bank_shape)
+            for offset, value in enumerate(values):
+                index = list(_unflatten(offset, shape))
+                x = index[split.axis]
+                if split.bank_of_index(x) != b:
+                    continue
+                if split.kind == "complete":
+                    del index[split.axis]
+                else:
+                    index[split.axis] = x // split.factor if split.kind == "cyclic" \
+                        else x % split.per_bank
+                bank_values[_flatten(index, bank_shape)] = value
+            bank_name, n = f"{name}_{b}", b
+            while bank_name in taken:
+                n += split.factor
+                bank_name = f"{name}_{n}"
+            taken.add(bank_name)
+            bank = memref.GlobalOp.get(
+                StringAttr(bank_name), bank_type,
+                DenseIntOrFPElementsAttr.from_list(
+                    TensorType(bank_type.element_type, list(bank_shape)), bank_values),
+                constant=UnitAttr())
+            bank.attributes.update(table.attributes)
+            bank.location = table.location
+            module.body.block.insert_op_after(bank, table)
+            read = memref.GetGlobalOp(bank_name, bank_type)
+            read.attributes.update(get.attributes)
+            read.location = get.location
+            get.parent_block().insert_op_before(read, get)
+            read.memref.name_hint = get.memref.name_hint
+            banks.append(read.memref)
         return banks
 
     def partition(self, name: str, kind: str, dim: int, factor: int | None) -> None:
