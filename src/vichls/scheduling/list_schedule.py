@@ -207,20 +207,30 @@ def op_width(op: Operation) -> int:
 
 def mul_operand_width(op: Operation) -> int:
     """The width a multiplier by a variable is costed and built at: the result's, or the
-    widest operand's when both are zero-extended from at most 18 bits (a limb product of
-    transforms/fpga/div_by_constant.py) and the device multiplies them in one DSP block, either
-    combinationally or in its vendor form (18 x 18 -> 36 bits, ``OPERAND_WIDTH`` of
-    rtl_templates/vichls_mul_ecp5.v): the whole product of up to 36 bits, one block
-    instead of three."""
+    widest operand's when both are extended from at most 18 bits and the device multiplies
+    them in one DSP block:
+
+    - zero-extended (a limb product of transforms/fpga/div_by_constant.py): combinationally,
+      or in its vendor form (18 x 18 -> 36 bits, ``OPERAND_WIDTH`` of
+      rtl_templates/vichls_mul_ecp5.v): the whole product of up to 36 bits, one block
+      instead of three;
+    - sign-extended, or one of each (a fixed-point product: ``fixed(18, 4) * fixed(16, 2)``
+      is computed on 34 bits): where such a product is combinational (xc7 up to 18 bits),
+      the full-width ``*`` of the Verilog, which synthesis trims to the operands' bits, one
+      block. (An unsigned operand beside a signed one counts one bit more; the vendor form
+      multiplies unsigned operands only.)"""
     width = op_width(op)
-    sources = [v.owner.input.type for v in op.operands if isinstance(v.owner, arith.ExtUIOp)]
-    if len(sources) != 2 or width > 36:
+    owners = [v.owner for v in op.operands]
+    if width > 36 or not all(isinstance(o, (arith.ExtUIOp, arith.ExtSIOp)) for o in owners):
         return width
-    narrow = max(bit_width(t) for t in sources)
+    unsigned_only = all(isinstance(o, arith.ExtUIOp) for o in owners)
+    narrow = max(bit_width(o.input.type) + (isinstance(o, arith.ExtUIOp) and not unsigned_only)
+                 for o in owners)
     if narrow > 18:
         return width
     # combinational (xc7 up to 18 bits), or one vendor block with its output register
-    if oplib.mul_latency(narrow) == 0 or oplib.mul_primitive(width) != "vichls_mul":
+    if oplib.mul_latency(narrow) == 0 or (unsigned_only
+                                         and oplib.mul_primitive(width) != "vichls_mul"):
         return narrow
     return width
 
