@@ -11,6 +11,7 @@ from vichls.types import (
     bool_,
     const,
     fixed,
+    float32,
     from_bits,
     to_bits,
     ufixed,
@@ -28,6 +29,7 @@ from vichls.types import (
 
 from vichls.errors import DirectiveError, KernelError, VichlsError
 from vichls.frontend.kernel import Kernel, kernel, loop
+from vichls.frontend.markers import sqrt
 from vichls.frontend.customize import Schedule, customize
 
 __version__ = "0.1.0"
@@ -36,6 +38,6 @@ __version__ = "0.1.0"
 __all__ = [
     "ArrayType", "ConstArray", "DirectiveError", "FixedType", "Kernel", "KernelError",
     "ScalarType", "Schedule", "Stream", "StreamType", "VichlsError", "bool_", "const",
-    "customize", "fixed", "from_bits", "int16", "int32", "int64", "int8", "int_", "kernel",
-    "loop", "stream", "to_bits", "ufixed", "uint16", "uint32", "uint64", "uint8", "uint_",
+    "customize", "fixed", "float32", "from_bits", "int16", "int32", "int64", "int8", "int_", "kernel",
+    "loop", "sqrt", "stream", "to_bits", "ufixed", "uint16", "uint32", "uint64", "uint8", "uint_",
 ]

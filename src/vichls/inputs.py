@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from vichls.signature import KernelSignature, from_raw
-from vichls.types import ArrayType, ScalarType, Stream, StreamType
+from vichls.types import ArrayType, FloatType, ScalarType, Stream, StreamType
 
 
 def edge_values(t: ScalarType) -> list[int]:
@@ -28,9 +28,23 @@ def edge_values(t: ScalarType) -> list[int]:
     return seen
 
 
-def values(rng: np.random.Generator, t: ScalarType, n: int, edge_share: float = 0.4) -> list[int]:
+#: float32 values most likely to expose a semantic bug: signed zeros, the extremes,
+#: subnormals, infinities, NaN, and ordinary numbers
+FLOAT32_EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, 0.1, float("inf"), float("-inf"), float("nan"),
+                 3.4028234663852886e38, -3.4028234663852886e38, 1.1754943508222875e-38,
+                 1.401298464324817e-45, -1.401298464324817e-45, 16777217.0, 1e-30, 65504.0]
+
+
+def values(rng: np.random.Generator, t: ScalarType, n: int, edge_share: float = 0.4) -> list:
     """``n`` values of ``t``: about ``edge_share`` of them edge values, the rest uniform
-    over the type's bit patterns."""
+    over the type's bit patterns (float32: random bit patterns, so every class of number)."""
+    if isinstance(t, FloatType):
+        bits = rng.integers(0, 2**32, size=n, dtype=np.uint64).astype(np.uint32)
+        out = [float(v) for v in bits.view(np.float32)]
+        for k in range(n):
+            if rng.random() < edge_share:
+                out[k] = float(np.float32(FLOAT32_EDGES[int(rng.integers(len(FLOAT32_EDGES)))]))
+        return out
     edges = edge_values(t)
     bits = rng.integers(0, 2**64, size=n, dtype=np.uint64, endpoint=False)
     out = [t.wrap(int(b)) for b in bits]

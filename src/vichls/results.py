@@ -25,7 +25,7 @@ def differences(expected, got) -> list[str]:
     ret_e, arr_e = expected
     ret_g, arr_g = got
     out = []
-    if ret_e != ret_g:
+    if not _same(ret_e, ret_g):
         out.append(f"return: expected {ret_e}, got {ret_g}")
     for name, e in arr_e.items():
         if isinstance(e, list):  # a stream's contents
@@ -39,8 +39,27 @@ def differences(expected, got) -> list[str]:
         if e.dtype != g.dtype or e.shape != g.shape:
             out.append(f"{name}: expected {e.dtype}{e.shape}, got {g.dtype}{g.shape}")
             continue
-        bad = np.argwhere(e != g)
+        bad = np.argwhere(_differ(e, g))
         if len(bad):
             i = tuple(int(x) for x in bad[0])
             out.append(f"{name}{list(i)}: expected {e[i]}, got {g[i]} ({len(bad)} differ)")
     return out
+
+
+def _differ(e: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """Where two arrays differ, bit for bit; floats by their bits (so -0.0 is not 0.0),
+    except that every NaN is a NaN (IEEE leaves the payload of a result open)."""
+    if e.dtype.kind != "f":
+        return e != g
+    bits = e.view(f"u{e.itemsize}") != g.view(f"u{g.itemsize}")
+    return bits & ~(np.isnan(e) & np.isnan(g))
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, (float, np.floating)) and isinstance(b, (float, np.floating)):
+        # float32 results as float32, others (fixed point's float64 values) as float64
+        dtype = np.float32 if isinstance(a, np.float32) and isinstance(b, np.float32) \
+            else np.float64
+        return not _differ(np.array([a], dtype=dtype), np.array([b], dtype=dtype))[0]
+    return a == b
+

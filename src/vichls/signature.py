@@ -17,6 +17,7 @@ from xdsl.dialects import builtin, func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
+    Float32Type,
     IntegerAttr,
     IntegerType,
     MemRefType,
@@ -37,7 +38,9 @@ from vichls.dialects import stream as ir_stream
 from vichls.types import (
     ArrayType,
     FixedType,
+    FloatType,
     ScalarType,
+    float32,
     Stream,
     StreamType,
     from_bits,
@@ -89,7 +92,7 @@ class KernelSignature:
         return [ir_type(p.type) for p in self.params]
 
     def ir_result_types(self) -> list:
-        return [] if self.ret is None else [IntegerType(self.ret.width)]
+        return [] if self.ret is None else [ir_type(self.ret)]
 
     def ir_arg_attrs(self) -> ArrayAttr:
         def attrs(p: Param) -> DictionaryAttr:
@@ -104,12 +107,14 @@ class KernelSignature:
 
 
 def ir_type(t: ScalarType | ArrayType | StreamType):
-    """The signless IR type of a kernel type: ``i32``, ``memref<8x8xi32>`` or
+    """The IR type of a kernel type: ``i32`` (signless), ``f32``, ``memref<8x8xi32>`` or
     ``!stream.stream<i32>``."""
     if isinstance(t, ArrayType):
-        return MemRefType(IntegerType(t.element.width), list(t.shape))
+        return MemRefType(ir_type(t.element), list(t.shape))
     if isinstance(t, StreamType):
-        return ir_stream.StreamType(IntegerType(t.element.width))
+        return ir_stream.StreamType(ir_type(t.element))
+    if isinstance(t, FloatType):
+        return Float32Type()
     return IntegerType(t.width)
 
 
@@ -125,7 +130,8 @@ def signature_of(f: func.FuncOp) -> KernelSignature:
             scalar = parse_type_name(entries[TYPE_ATTR].data)
         else:  # unannotated IR: signless integers are taken as signed
             elem = ty.element_type if isinstance(ty, (MemRefType, ir_stream.StreamType)) else ty
-            scalar = ScalarType(elem.width.data, True)
+            scalar = float32 if isinstance(elem, Float32Type) else ScalarType(elem.width.data,
+                                                                              True)
         if isinstance(ty, MemRefType):
             shape = tuple(ty.get_shape())
             params.append(Param(name, ArrayType(scalar, shape)))
@@ -139,6 +145,8 @@ def signature_of(f: func.FuncOp) -> KernelSignature:
     if f.function_type.outputs.data:
         if RET_ATTR in f.attributes:
             ret = parse_type_name(f.attributes[RET_ATTR].data)
+        elif isinstance(f.function_type.outputs.data[0], Float32Type):
+            ret = float32
         else:
             ret = ScalarType(f.function_type.outputs.data[0].width.data, True)
     return KernelSignature(f.sym_name.data, tuple(params), ret)
@@ -234,6 +242,11 @@ def check_call_args(sig: KernelSignature, args: Sequence) -> list:
                     f"{a!r}"
                 )
             out.append(a)
+        elif isinstance(p.type, FloatType):
+            if not isinstance(a, (bool, int, float, np.bool_, np.integer, np.floating)):
+                raise KernelArgumentError(
+                    f"{sig.name}(): argument {p.name!r} must be a number, got {a!r}")
+            out.append(np.float32(a))
         elif _as_float(p.type):
             if isinstance(a, (bool, np.bool_)):
                 a = int(a)
@@ -292,7 +305,8 @@ def call_on_raw(sig: KernelSignature, args: Sequence, run):
     the result as the caller sees it: what every target's call does."""
     normal = check_call_args(sig, args)
     raw = raw_args(sig, normal)
-    result = run(*raw)
+    with np.errstate(all="ignore"):  # (float32 overflow, division by zero, NaN: IEEE's)
+        result = run(*raw)
     write_back(sig, normal, raw)
     return from_raw(sig.ret, result)
 

@@ -263,6 +263,8 @@ def parse_type_name(name: str) -> ScalarType:
     """Inverse of ``type_name``."""
     if name in NAMED_TYPES:
         return NAMED_TYPES[name]
+    if name == "float32":
+        return float32
     m = _TYPE_NAME_RE.match(name)
     if not m:
         fixed_type = parse_fixed_name(name)
@@ -519,6 +521,63 @@ def parse_fixed_name(name: str) -> FixedType | None:
                 return None
     return None
 
+
+
+# -- floating point: float32 (IEEE-754 binary32) ---------------------------------------------
+
+
+@dataclass(frozen=True, repr=False)
+class FloatType(ScalarType):
+    """``float32``: IEEE-754 binary32, as numpy's float32 computes it (round to nearest even,
+    subnormals, signed zeros, infinities, NaN). A ``ScalarType`` of 32 bits so that arrays,
+    streams and signatures hold it like any scalar; its values are numbers, not raw bits:
+    the walkers of the typed tree compute on them with float operations."""
+
+    def __post_init__(self) -> None:
+        if self.width != 32:
+            raise ValueError("only float32 is supported")
+
+    @property
+    def name(self) -> str:
+        return "float32"
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def wrap(self, value) -> float:
+        """A number as a float32 value (rounded to nearest even), as a Python float."""
+        return float(np.float32(value))
+
+    def __call__(self, value) -> float:
+        return self.wrap(value)
+
+    @property
+    def dtype(self) -> np.dtype:
+        return np.dtype(np.float32)
+
+
+float32 = FloatType(32, True)
+
+
+def float32_of(value) -> float:
+    """The float32 nearest to the exact number ``value`` (an int, a Fraction or a float;
+    ties to even), as a Python float: one rounding, where numpy would round a big int to
+    float64 first."""
+    if isinstance(value, float):
+        return float(np.float32(value))
+    x = Fraction(value)
+    if x == 0:
+        return 0.0
+    sign, a = (-1 if x < 0 else 1), abs(x)
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    if Fraction(2) ** e > a:
+        e -= 1  # now 2**e <= a < 2**(e + 1)
+    e = max(e, -126)  # below the smallest normal exponent the step stays 2**-149
+    scaled = a / Fraction(2) ** (e - 23)
+    m = round_scaled(scaled, "rnd_conv")
+    if e > 127 or (e == 127 and m >= 1 << 24):
+        return sign * float("inf")
+    return sign * float(Fraction(m) * Fraction(2) ** (e - 23))
 
 
 # -- constant arrays: vichls.const(values, T) ------------------------------------------------

@@ -1,4 +1,4 @@
-# expect: 7:8: a float literal needs a fixed-point type beside it
+# expect: 7:8: a float literal needs a fixed-point or float32 type beside it
 from vichls import kernel, fixed, ufixed, int32, int8
 
 

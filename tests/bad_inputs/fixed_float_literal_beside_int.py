@@ -1,4 +1,4 @@
-# expect: 7:12: a float literal is a fixed-point value: the other operand must be fixed-point too
+# expect: 7:12: a float literal is a fixed-point or float32 value: the other operand must be one too
 from vichls import kernel, fixed, ufixed, int32, int8
 
 

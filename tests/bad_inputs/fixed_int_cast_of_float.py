@@ -1,4 +1,4 @@
-# expect: 7:18: a float literal becomes only a fixed-point value, not int32
+# expect: 7:18: a float literal becomes only a fixed-point or float32 value, not int32
 from vichls import kernel, fixed, ufixed, int32, int8
 
 

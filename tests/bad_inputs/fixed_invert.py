@@ -1,4 +1,4 @@
-# expect: 7:12: '~' is not defined for fixed-point values
+# expect: 7:12: '~' is not defined for fixed(8, 3) values
 from vichls import kernel, fixed, ufixed, int32, int8
 
 

@@ -1,4 +1,4 @@
-"""Lower integer `arith` ops to their llvm dialect equivalents.
+"""Lower integer and float32 `arith` ops (and `math.sqrt`/`math.absf`) to the llvm dialect.
 
 What: one llvm op per arith op (`addi` → `llvm.add`, `divsi` → `llvm.sdiv`, `shrsi` →
 `llvm.ashr`, `cmpi` → `llvm.icmp` with the same predicate, `select`, `extsi`/`extui`/`trunci`
@@ -9,15 +9,20 @@ Why: both dialects define these ops on signless integers of any width with the s
 wrap-around semantics, so this is a one-to-one renaming; the front end has already made
 every division and shift well defined (docs/ir.md, "Data").
 
-Assumes: `index` is gone (vichls.cpu.index_to_i64). Floating-point and other arith ops raise
-CpuError naming the op.
+float32: `addf`/`subf`/`mulf`/`divf`/`negf`/`cmpf` to their llvm ops without fast-math
+flags, `sitofp` to `sitofp`, `uitofp` through a signed conversion (see `_unsigned_to_float`),
+`fptosi`/`fptoui` to the saturating conversion intrinsics (in range: C's conversion toward
+zero), `math.sqrt`/`math.absf` to `llvm.sqrt.f32`/`llvm.fabs.f32`.
+
+Assumes: `index` is gone (vichls.cpu.index_to_i64). Other arith ops raise CpuError naming
+the op.
 """
 
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects import arith, builtin, llvm
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, i64
+from xdsl.dialects import arith, builtin, llvm, math
+from xdsl.dialects.builtin import Float32Type, IntegerAttr, IntegerType, i64
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
@@ -77,13 +82,77 @@ def _signed_constant(value: int, width: int) -> int:
     return value - (1 << width) if width > 1 and value >> (width - 1) else value
 
 
+_FLOAT_BINARY = {arith.AddfOp: llvm.FAddOp, arith.SubfOp: llvm.FSubOp,
+                 arith.MulfOp: llvm.FMulOp, arith.DivfOp: llvm.FDivOp}
+#: the math ops of float32 kernels, as LLVM intrinsics (IEEE: correctly rounded)
+_MATH = {math.SqrtOp: "llvm.sqrt.f32", math.AbsFOp: "llvm.fabs.f32"}
+
+
+def _lower_float(op: Operation, rewriter: PatternRewriter) -> bool:
+    """float32 ops, without fast-math flags (numpy's results, bit for bit)."""
+    kind = type(op)
+    f32 = Float32Type()
+    if kind in _FLOAT_BINARY:
+        rewriter.replace(op, _FLOAT_BINARY[kind](op.operands[0], op.operands[1]))
+    elif isinstance(op, arith.NegfOp):
+        rewriter.replace(op, llvm.FNegOp(op.operands[0]))
+    elif isinstance(op, arith.CmpfOp):  # arith and llvm number the predicates alike
+        rewriter.replace(op, llvm.FCmpOp(op.lhs, op.rhs,
+                                         IntegerAttr(op.predicate.value.data, i64)))
+    elif kind in _MATH:
+        rewriter.replace(op, llvm.CallIntrinsicOp(_MATH[kind], [op.operands[0]], [f32]))
+    elif isinstance(op, arith.SIToFPOp):
+        rewriter.replace(op, llvm.SIToFPOp(op.operands[0], f32))
+    elif isinstance(op, arith.UIToFPOp):
+        rewriter.replace(op, _unsigned_to_float(op.operands[0]))
+    elif isinstance(op, (arith.FPToSIOp, arith.FPToUIOp)):
+        # toward zero; out of range undefined in the language (saturated here)
+        width = op.results[0].type.width.data
+        sign = "si" if isinstance(op, arith.FPToSIOp) else "ui"
+        rewriter.replace(op, llvm.CallIntrinsicOp(f"llvm.fpto{sign}.sat.i{width}.f32",
+                                                  [op.operands[0]], [op.results[0].type]))
+    elif isinstance(op, arith.ConstantOp) and isinstance(op.result.type, Float32Type):
+        rewriter.replace(op, llvm.ConstantOp(op.value, f32))
+    elif isinstance(op, arith.SelectOp) and isinstance(op.lhs.type, Float32Type):
+        rewriter.replace(op, llvm.SelectOp(op.cond, op.lhs, op.rhs))
+    else:
+        return False
+    return True
+
+
+def _unsigned_to_float(value) -> list[Operation]:
+    """An unsigned integer to float32, rounded once (llvm's uitofp, which the llvm dialect
+    here lacks): below 64 bits, zero-extended to i64 and converted as signed; a uint64 of
+    2**63 or more is halved keeping its lowest bit (so that rounding sees it), converted
+    and doubled, which is exact."""
+    width = value.type.width.data
+    f32 = Float32Type()
+    if width < 64:
+        wide = llvm.ZExtOp(value, i64)
+        return [wide, llvm.SIToFPOp(wide.res, f32)]
+    one = llvm.ConstantOp(IntegerAttr(1, i64), i64)
+    zero = llvm.ConstantOp(IntegerAttr(0, i64), i64)
+    half = llvm.LShrOp(value, one.result)
+    low = llvm.AndOp(value, one.result)
+    kept = llvm.OrOp(half.res, low.res)
+    halved = llvm.SIToFPOp(kept.res, f32)
+    doubled = llvm.FAddOp(halved.result, halved.result)
+    direct = llvm.SIToFPOp(value, f32)
+    big = llvm.ICmpOp(value, zero.result, _icmp_predicate("slt"))
+    pick = llvm.SelectOp(big.res, doubled.res, direct.result)
+    return [one, zero, half, low, kept, halved, doubled, direct, big, pick]
+
+
 class _ArithToLlvm(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.dialect_name() != "arith":
+        if op.dialect_name() not in ("arith", "math"):
+            return
+        if _lower_float(op, rewriter):
             return
         for value in (*op.operands, *op.results):
             if not isinstance(value.type, IntegerType):
-                raise unsupported(op, f"only integer arithmetic is supported, got {value.type}")
+                raise unsupported(op, f"only integer and float32 arithmetic is supported, got "
+                                      f"{value.type}")
         kind = type(op)
         if kind in _BINARY:
             new_kind = _BINARY[kind]

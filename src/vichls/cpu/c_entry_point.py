@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func
-from xdsl.dialects.builtin import IntegerType, StringAttr, SymbolRefAttr
+from xdsl.dialects.builtin import Float32Type, IntegerType, StringAttr, SymbolRefAttr
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from vichls.signature import signature_of, top_function
-from vichls.types import ScalarType
+from vichls.types import FloatType, ScalarType
 
 KERNEL_PREFIX = "__vichls_"
 
@@ -35,6 +35,15 @@ KERNEL_PREFIX = "__vichls_"
 def container_width(t: ScalarType) -> int:
     """Bits of the numpy dtype that stores values of `t`."""
     return t.dtype.itemsize * 8
+
+
+def _c_type(t: ScalarType):
+    """The C type a scalar crosses as: its container integer, or a float."""
+    return Float32Type() if isinstance(t, FloatType) else IntegerType(container_width(t))
+
+
+def _resized(t: ScalarType) -> bool:
+    return not isinstance(t, FloatType) and t.width != container_width(t)
 
 
 class AddCEntryPoint(ModulePass):
@@ -57,14 +66,13 @@ class AddCEntryPoint(ModulePass):
         arg_types = []
         for param, ir_type in zip(sig.params, kernel.function_type.inputs.data):
             passed_whole = param.is_array or param.is_stream
-            arg_types.append(ir_type if passed_whole else IntegerType(container_width(param.type)))
-        result_types = [] if sig.ret is None else [IntegerType(container_width(sig.ret))]
+            arg_types.append(ir_type if passed_whole else _c_type(param.type))
+        result_types = [] if sig.ret is None else [_c_type(sig.ret)]
 
         body = Block(arg_types=arg_types)
         call_args: list[SSAValue] = []
         for param, arg in zip(sig.params, body.args):
-            if not param.is_array and not param.is_stream \
-                    and param.type.width != container_width(param.type):
+            if not param.is_array and not param.is_stream and _resized(param.type):
                 narrowed = arith.TruncIOp(arg, IntegerType(param.type.width))
                 body.add_op(narrowed)
                 call_args.append(narrowed.result)
@@ -75,7 +83,7 @@ class AddCEntryPoint(ModulePass):
         returned: list[SSAValue] = []
         if sig.ret is not None:
             value = call.results[0]
-            if sig.ret.width != container_width(sig.ret):
+            if _resized(sig.ret):
                 widen = arith.ExtSIOp if sig.ret.signed else arith.ExtUIOp
                 extended = widen(value, IntegerType(container_width(sig.ret)))
                 body.add_op(extended)

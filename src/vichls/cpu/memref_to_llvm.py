@@ -34,6 +34,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, llvm, memref
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
+    Float32Type,
     FunctionType,
     IntegerAttr,
     IntegerType,
@@ -55,16 +56,32 @@ HEAP_THRESHOLD_BYTES = 64 * 1024
 
 
 def _element_width(op: Operation, mtype) -> int:
-    if not isinstance(mtype, MemRefType) or not isinstance(mtype.element_type, IntegerType):
-        raise unsupported(op, f"only memrefs of integers are supported, got {mtype}")
+    if not isinstance(mtype, MemRefType) or not isinstance(mtype.element_type,
+                                                           (IntegerType, Float32Type)):
+        raise unsupported(op, f"only memrefs of integers and f32 are supported, got {mtype}")
     shape = mtype.get_shape()
     if any(d < 0 for d in shape) and len(shape) != 1:  # 1-D `?`: a buffer of the caller's
         raise unsupported(op, f"only static shapes are supported, got {mtype}")
+    if isinstance(mtype.element_type, Float32Type):
+        return 32
     return mtype.element_type.width.data
 
 
 def _container(width: int) -> IntegerType:
     return IntegerType(ScalarType(width, True).dtype.itemsize * 8)
+
+
+def _storage(op: Operation, mtype) -> tuple:
+    """(the element's IR type, the type it is stored as): an integer in its numpy
+    container, an f32 as itself."""
+    width = _element_width(op, mtype)
+    if isinstance(mtype.element_type, Float32Type):
+        return mtype.element_type, mtype.element_type
+    return IntegerType(width), _container(width)
+
+
+def _bytes(t) -> int:
+    return 4 if isinstance(t, Float32Type) else t.width.data // 8
 
 
 def _constant_global(g: memref.GlobalOp) -> llvm.GlobalOp:
@@ -179,7 +196,7 @@ class MemrefToLlvm(ModulePass):
     def _element_pointer(self, op: Operation, base: SSAValue, indices: Sequence[SSAValue]) -> SSAValue:
         """Insert before `op` the address of element `indices` of the array at `base`."""
         mtype = base.type
-        width = _element_width(op, mtype)
+        _, container = _storage(op, mtype)
         if not indices:
             return base
         ops: list[Operation] = []
@@ -189,46 +206,43 @@ class MemrefToLlvm(ModulePass):
             summed = llvm.AddOp(scaled.res, self._as_i64(index), overflow=_NO_SIGNED_WRAP)
             ops += [scaled, summed]
             linear = summed.res
-        gep = llvm.GEPOp.from_mixed_indices(base, [linear], pointee_type=_container(width), inbounds=True)
+        gep = llvm.GEPOp.from_mixed_indices(base, [linear], pointee_type=container, inbounds=True)
         ops.append(gep)
         Rewriter.insert_op(ops, InsertPoint.before(op))
         return gep.result
 
     def _lower_load(self, op: memref.LoadOp) -> None:
-        width = _element_width(op, op.memref.type)
-        container = _container(width)
+        element, container = _storage(op, op.memref.type)
         pointer = self._element_pointer(op, op.memref, op.indices)
-        load = llvm.LoadOp(pointer, container, alignment=container.width.data // 8)
+        load = llvm.LoadOp(pointer, container, alignment=_bytes(container))
         new_ops: list[Operation] = [load]
-        if container.width.data != width:
-            new_ops.append(llvm.TruncOp(load.dereferenced_value, IntegerType(width)))
+        if container != element:
+            new_ops.append(llvm.TruncOp(load.dereferenced_value, element))
         Rewriter.replace_op(op, new_ops, [new_ops[-1].results[0]])
 
     def _lower_store(self, op: memref.StoreOp, sign_extends: dict[SSAValue, bool]) -> None:
-        width = _element_width(op, op.memref.type)
-        container = _container(width)
+        element, container = _storage(op, op.memref.type)
         if op.memref not in sign_extends:
             raise unsupported(op, "a stored-to memref must be a function argument or a memref.alloca")
         pointer = self._element_pointer(op, op.memref, op.indices)
         new_ops: list[Operation] = []
         value = op.value
-        if container.width.data != width:
+        if container != element:
             extend = llvm.SExtOp if sign_extends[op.memref] else llvm.ZExtOp
             new_ops.append(extend(value, container))
             value = new_ops[-1].results[0]
-        new_ops.append(llvm.StoreOp(value, pointer, alignment=container.width.data // 8))
+        new_ops.append(llvm.StoreOp(value, pointer, alignment=_bytes(container)))
         Rewriter.replace_op(op, new_ops, [])
 
     def _lower_alloca(self, op: memref.AllocaOp, entry: Block, returns: list[func.ReturnOp]) -> None:
         mtype = op.memref.type
-        width = _element_width(op, mtype)
+        _, container = _storage(op, mtype)
         if op.operands or any(d < 0 for d in mtype.get_shape()):
             raise unsupported(op, "dynamic allocas are not supported")
         count = 1
         for d in mtype.get_shape():
             count *= d
-        container = _container(width)
-        element_bytes = container.width.data // 8
+        element_bytes = _bytes(container)
         assert entry.first_op is not None
         if count * element_bytes > HEAP_THRESHOLD_BYTES:
             self._uses_heap = True

@@ -73,6 +73,15 @@ _SUPPORTED_OTHER = {
 
 
 def _check_supported(module: ModuleOp) -> None:
+    floats = [op for op in module.walk() if any(
+        isinstance(v.type, builtin.Float32Type) or (
+            isinstance(v.type, builtin.MemRefType)
+            and isinstance(v.type.element_type, builtin.Float32Type))
+        for v in (*op.operands, *op.results))]
+    if floats:  # (named at the first computation, else at the first storage of one)
+        op = next((o for o in floats if not isinstance(o, memref.AllocaOp)), floats[0])
+        raise FpgaError.at(op, "float32 is not supported by the FPGA back end yet (the "
+                               "Python call and the CPU build compute it)")
     for op in module.walk():
         if op.name in _SUPPORTED_ARITH or op.name in _SUPPORTED_OTHER:
             continue

@@ -43,7 +43,7 @@ from vichls.dialects.attributes import ENTRY_PUT_BOUNDS_ATTR, SITES_ATTR
 from vichls.errors import StreamUnderflowError
 from vichls.passes import pipelines
 from vichls.signature import KernelSignature, call_on_raw, signature_of, top_function
-from vichls.types import Stream
+from vichls.types import FloatType, Stream
 
 _CTYPES_INT = {
     (8, True): ctypes.c_int8,
@@ -97,7 +97,14 @@ def _optimise(module: llvm_binding.ModuleRef, machine: llvm_binding.TargetMachin
     passes.getModulePassManager().run(module, passes)
 
 
+def _c_value(a):
+    """A scalar argument as ctypes takes it (a numpy float32 as a Python float: exact)."""
+    return float(a) if isinstance(a, np.floating) else a
+
+
 def _ctype(t) -> type:
+    if isinstance(t, FloatType):
+        return ctypes.c_float
     return _CTYPES_INT[(t.dtype.itemsize * 8, t.dtype.kind == "i")]
 
 
@@ -193,13 +200,15 @@ class CpuModule:
 
     def _call_raw(self, *checked):
         if self._stream_sites is None:
-            raw = [a.ctypes.data if is_array else a
+            raw = [a.ctypes.data if is_array else _c_value(a)
                    for a, is_array in zip(checked, self._array_flags)]
             result = self._function(*raw)
         else:
             result = self._call_with_streams(checked)
         if self.signature.ret is None:
             return None
+        if isinstance(self.signature.ret, FloatType):
+            return np.float32(result)
         return self.signature.ret.wrap(int(result))
 
     def _call_with_streams(self, checked: list):
@@ -213,7 +222,7 @@ class CpuModule:
             if p.is_stream:
                 raw.append(words[id(a)].ctypes.data)
             else:
-                raw.append(a.ctypes.data if p.is_array else a)
+                raw.append(a.ctypes.data if p.is_array else _c_value(a))
         status = np.zeros(1, dtype=np.int64)
         raw.append(status.ctypes.data)
         result = self._function(*raw)

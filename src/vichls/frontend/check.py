@@ -24,7 +24,7 @@ from typing import Optional
 from vichls.errors import KernelError
 from vichls.frontend import fixed_point as FX
 from vichls.frontend import tree as T
-from vichls.frontend.markers import KernelBase, loop
+from vichls.frontend.markers import KernelBase, loop, sqrt
 from vichls.types import (
     MAX_WIDTH,
     OVERFLOW_MODES,
@@ -32,11 +32,14 @@ from vichls.types import (
     ArrayType,
     ConstArray,
     FixedType,
+    FloatType,
     ScalarType,
     StreamType,
     bool_,
     common_type,
     fixed,
+    float32,
+    float32_of,
     int32,
     int64,
     int_,
@@ -100,6 +103,10 @@ _INTEGER_ONLY_OPS = {"floordiv": "//", "mod": "%", "and": "&", "or": "|", "xor":
 
 def _is_fixed(e) -> bool:
     return isinstance(e, T.Expr) and isinstance(e.ty, FixedType)
+
+
+def _is_float(e) -> bool:
+    return isinstance(e, T.Expr) and isinstance(e.ty, FloatType)
 
 
 def _fold_binop(op: str, a: int, b: int, err) -> int:
@@ -327,6 +334,8 @@ class Checker:
         if not isinstance(elem, ScalarType):
             raise self.error(parts[0], "a stream holds scalars (streams of arrays or of "
                                        "streams are not supported)")
+        if isinstance(elem, FloatType):
+            raise self.error(parts[0], "streams of float32 values are not supported yet")
         depth = 2
         if len(parts) == 2:
             depth = self.const_int(parts[1])
@@ -670,10 +679,12 @@ class Checker:
     def convert(self, e, ty: ScalarType, node: ast.AST) -> T.Expr:
         """``e`` as a value of ``ty`` (literals take it; typed values wrap to it; to or from
         a fixed-point type, as ap_fixed converts)."""
+        if isinstance(ty, FloatType) and isinstance(e, (_Lit, _FLit)):
+            return T.Const(ty, e.loc, float32_of(e.value))  # (np.float32(literal))
         if isinstance(e, _FLit):
             if not isinstance(ty, FixedType):
-                raise self.error(node, f"a float literal becomes only a fixed-point value, "
-                                       f"not {ty!r}")
+                raise self.error(node, f"a float literal becomes only a fixed-point or float32 "
+                                       f"value, not {ty!r}")
             return T.Const(ty, e.loc, quantize(e.value, ty))
         if isinstance(e, _Lit):
             if isinstance(ty, FixedType):
@@ -681,17 +692,27 @@ class Checker:
             return T.Const(ty, e.loc, ty.wrap(e.value))
         if e.ty == ty:
             return e
+        if isinstance(ty, FloatType) or isinstance(e.ty, FloatType):
+            return self.float_convert(e, ty, node)
         if isinstance(ty, FixedType) or isinstance(e.ty, FixedType):
             return self.fixed_op(node, lambda: self.fx.convert(e, ty))
         if isinstance(e, T.Const):
             return T.Const(ty, e.loc, ty.wrap(e.value))
         return T.Convert(ty, e.loc, e)
 
+    def float_convert(self, e: T.Expr, ty: ScalarType, node: ast.AST) -> T.Expr:
+        """A cast to or from float32 (an integer rounds to nearest even; a float32 becomes
+        an integer rounded toward zero, as C converts; out of range, undefined)."""
+        if isinstance(ty, FixedType) or isinstance(e.ty, FixedType):
+            raise self.error(node, f"conversions between float32 and fixed-point values are "
+                                   f"not supported yet ({e.ty!r} to {ty!r})")
+        return T.Convert(ty, e.loc, e)
+
     def typed(self, e, node: ast.AST) -> T.Expr:
         if isinstance(e, _FLit):
-            raise self.error(node, "a float literal needs a fixed-point type beside it or to "
-                                   "convert to, as in 'x * 0.5' with x fixed-point or "
-                                   "'fixed(16, 8)(0.5)'")
+            raise self.error(node, "a float literal needs a fixed-point or float32 type beside "
+                                   "it or to convert to, as in 'x * 0.5' with x fixed-point or "
+                                   "'float32(0.5)'")
         if isinstance(e, _Lit):
             return self.convert(e, _literal_type(e.value), node)
         return e
@@ -699,10 +720,28 @@ class Checker:
     def integer(self, e, node: ast.AST, what: str) -> T.Expr:
         """``e`` typed, where the language needs an integer (an index, a bound)."""
         e = self.typed(e, node)
-        if isinstance(e.ty, FixedType):
+        if isinstance(e.ty, (FixedType, FloatType)):
             raise self.error(node, f"{what} must be an integer, not {e.ty!r}; convert it, as "
                                    f"in int32(x)")
         return e
+
+    def float_operand(self, e, node: ast.AST, op: str) -> T.Expr:
+        """An operand beside a float32 value: a literal as a float32 constant; an integer or
+        fixed-point value is refused (convert it explicitly)."""
+        if isinstance(e, (_Lit, _FLit)):
+            return T.Const(float32, e.loc, float32_of(e.value))
+        if not _is_float(e):
+            raise self.error(node, f"'{_SYMBOL_OF.get(op, op)}' of float32 and {e.ty!r}: "
+                                   "convert the other operand, as in float32(x)")
+        return e
+
+    def float_binary(self, node, op: str, a, b) -> T.Expr:
+        """A binary operation with a float32 operand: IEEE binary32, as numpy computes it."""
+        if op in _INTEGER_ONLY_OPS or op in ("shl", "shr"):
+            raise self.error(node, f"'{_SYMBOL_OF.get(op, op)}' is not defined for float32 "
+                                   "values")
+        fa, fb = self.float_operand(a, node, op), self.float_operand(b, node, op)
+        return T.Binary(float32, self.loc(node), op, fa, fb)
 
     def fixed_op(self, node: ast.AST, build):
         """``build()`` (a fixed-point tree builder), its width errors at ``node``."""
@@ -725,6 +764,8 @@ class Checker:
 
     def fixed_binary(self, node, op: str, a, b) -> T.Expr:
         """A binary operation with a fixed-point operand or a float literal."""
+        if _is_float(a) or _is_float(b):
+            return self.float_binary(node, op, a, b)
         loc = self.loc(node)
         literal = (_Lit, _FLit)
         if isinstance(a, literal) and isinstance(b, literal):
@@ -733,9 +774,9 @@ class Checker:
                                        "supported")
             return _FLit(_FLOAT_FOLD[op](float(a.value), float(b.value)), loc)
         if not (_is_fixed(a) or _is_fixed(b)):
-            raise self.error(node, "a float literal is a fixed-point value: the other operand "
-                                   "must be fixed-point too (convert it, as in "
-                                   "fixed(32, 16)(x))")
+            raise self.error(node, "a float literal is a fixed-point or float32 value: the "
+                                   "other operand must be one too (convert it, as in "
+                                   "fixed(32, 16)(x) or float32(x))")
         if op in ("shl", "shr"):
             if not _is_fixed(a):
                 raise self.error(node, "the amount of a shift must be an integer")
@@ -800,12 +841,14 @@ class Checker:
                 return T.Unary(bool_, loc, "not", a)
             a = self.typed(a, node.operand)
             if isinstance(node.op, ast.USub):
+                if _is_float(a):
+                    return T.Unary(float32, loc, "neg", a)
                 if _is_fixed(a):
                     return self.fixed_op(node, lambda: self.fx.negate(a, loc))
                 return T.Unary(a.ty, loc, "neg", a)
             if isinstance(node.op, ast.Invert):
-                if _is_fixed(a):
-                    raise self.error(node, "'~' is not defined for fixed-point values")
+                if _is_fixed(a) or _is_float(a):
+                    raise self.error(node, f"'~' is not defined for {a.ty!r} values")
                 return T.Unary(a.ty, loc, "invert", a)
             if isinstance(node.op, ast.UAdd):
                 return a
@@ -817,7 +860,7 @@ class Checker:
                     if float(right.value) == 0.0:
                         raise self.error(node, "division by zero in a constant expression")
                     return _FLit(float(left.value) / float(right.value), loc)
-                if _is_fixed(left) or _is_fixed(right):
+                if _is_fixed(left) or _is_fixed(right) or _is_float(left) or _is_float(right):
                     return self.fixed_binary(node, "div", left, right)
             if type(node.op) not in _BINOPS:
                 symbol = _OPERATOR_SYMBOLS.get(type(node.op), type(node.op).__name__)
@@ -868,6 +911,8 @@ class Checker:
     def unify(self, a, b, node) -> tuple[T.Expr, T.Expr]:
         """Both operands converted to their common type (with a fixed-point operand, the
         type that holds both exactly)."""
+        if _is_float(a) or _is_float(b):
+            return self.float_operand(a, node, "op"), self.float_operand(b, node, "op")
         if isinstance(a, _FLit) or isinstance(b, _FLit) or _is_fixed(a) or _is_fixed(b):
             if not (_is_fixed(a) or _is_fixed(b)):
                 raise self.error(node, "a float literal needs a fixed-point value beside it")
@@ -884,7 +929,8 @@ class Checker:
         return self.convert(a, ty, node), self.convert(b, ty, node)
 
     def binary(self, node, op: str, a, b) -> T.Expr:
-        if isinstance(a, _FLit) or isinstance(b, _FLit) or _is_fixed(a) or _is_fixed(b):
+        if isinstance(a, _FLit) or isinstance(b, _FLit) or _is_fixed(a) or _is_fixed(b) \
+                or _is_float(a) or _is_float(b):
             return self.fixed_binary(node, op, a, b)
         # typed constants are not folded here: the walkers' semantics stay the only semantics
         a, b = self.unify(a, b, node)
@@ -935,6 +981,11 @@ class Checker:
             if _is_fixed(a):
                 return self.fixed_op(node, lambda: self.fx.absolute(a, loc))
             return T.Unary(a.ty, loc, "abs", a)
+        if f is sqrt:
+            if len(node.args) != 1 or node.keywords:
+                raise self.error(node, "sqrt() takes 1 argument")
+            a = self.float_operand(self.expr(node.args[0]), node.args[0], "sqrt")
+            return T.Unary(float32, loc, "sqrt", a)
         if isinstance(f, ScalarType) or (
                 isinstance(node.func, ast.Call)
                 and self.type_callee(node.func.func) in (int_, uint_, fixed, ufixed)):

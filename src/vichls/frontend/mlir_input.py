@@ -13,7 +13,7 @@ import io
 from pathlib import Path
 
 from xdsl.context import Context
-from xdsl.dialects import affine, arith, builtin, func, memref, scf
+from xdsl.dialects import affine, arith, builtin, func, math, memref, scf
 from xdsl.dialects.builtin import AffineMapAttr, FileLineColLoc, IntAttr, ModuleOp
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.parser import Parser
@@ -33,7 +33,7 @@ from vichls.signature import top_function
 def loop_level_context() -> Context:
     ctx = Context()
     for d in (builtin.Builtin, func.Func, affine.Affine, scf.Scf, arith.Arith, memref.MemRef,
-              ir_stream.Stream):
+              math.Math, ir_stream.Stream):
         ctx.load_dialect(d)
     return ctx
 

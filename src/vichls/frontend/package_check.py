@@ -21,6 +21,7 @@ from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
+    Float32Type,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -43,7 +44,7 @@ from vichls.dialects.attributes import (
     verify_attributes,
 )
 from vichls.limits import MAX_NESTING
-from vichls.types import MAX_ARRAY_ELEMENTS, MAX_WIDTH, parse_type_name
+from vichls.types import MAX_ARRAY_ELEMENTS, MAX_WIDTH, FloatType, parse_type_name
 
 #: arrays have 1 to this many dimensions (the kernel language's rule)
 MAX_DIMS = 4
@@ -54,6 +55,7 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 #: the dialects whose operations a package may hold (docs/ir.md), and of ours the stream ops
 #: the front end writes (not stream.clear, nor the graph and structural levels)
 _LOOP_LEVEL_DIALECTS = frozenset({"func", "affine", "scf", "arith", "memref"})
+_FLOAT_MATH_OPS = frozenset({"math.sqrt", "math.absf"})  # (float32 kernels)
 _STREAM_OPS = frozenset({"stream.create", "stream.get", "stream.put"})
 
 
@@ -64,7 +66,10 @@ class PackageError(Exception):
 
 
 def _integer_width(t: Attribute, op: Operation, what: str) -> int:
+    """The width of an integer (or float32: 32) type; anything else is refused."""
     if isinstance(t, IndexType):
+        return 32
+    if isinstance(t, Float32Type):
         return 32
     if not isinstance(t, IntegerType):
         raise PackageError(op, f"{what} has type {t}, not an integer type")
@@ -133,6 +138,9 @@ def _check_signature(f: func.FuncOp) -> None:
             except ValueError:
                 raise PackageError(f, f"{what}: {TYPE_ATTR} {type_name!r} is not a vichls type "
                                       "(int32, uint8, int_12 ...)") from None
+            if isinstance(scalar, FloatType) != isinstance(element, Float32Type):
+                raise PackageError(f, f"{what}: {TYPE_ATTR} says {type_name} but the IR type is "
+                                      f"{t}")
             if isinstance(element, IntegerType) and scalar.width != element.width.data:
                 raise PackageError(f, f"{what}: {TYPE_ATTR} says {type_name} ({scalar.width} "
                                       f"bits) but the IR type is {t} ({element.width.data} bits)")
@@ -161,7 +169,8 @@ def _check_signature(f: func.FuncOp) -> None:
             except ValueError:
                 raise PackageError(f, f"'{fname}': {RET_ATTR} {ret.data!r} is not a vichls "
                                       "type") from None
-            if scalar.width != width:
+            if scalar.width != width or isinstance(scalar, FloatType) != isinstance(
+                    outputs[0], Float32Type):
                 raise PackageError(f, f"'{fname}': {RET_ATTR} says {ret.data} but the function "
                                       f"returns {outputs[0]}")
     elif RET_ATTR in f.attributes:
@@ -235,7 +244,8 @@ def check_package(module: ModuleOp) -> None:
     for op in module.walk():
         if isinstance(op, (ModuleOp, func.FuncOp)):
             continue
-        if op.dialect_name() not in _LOOP_LEVEL_DIALECTS and op.name not in _STREAM_OPS:
+        if op.dialect_name() not in _LOOP_LEVEL_DIALECTS and op.name not in _STREAM_OPS \
+                and op.name not in _FLOAT_MATH_OPS:
             raise PackageError(op, f"{op.name} is not part of the loop level (docs/ir.md): a "
                                    "package holds func, affine, scf, arith and memref operations "
                                    "and stream.create/get/put")

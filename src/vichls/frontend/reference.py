@@ -32,7 +32,7 @@ from vichls.limits import deep
 from vichls.errors import StreamUnderflowError, VichlsError
 from vichls.frontend import tree as T
 from vichls.signature import call_on_raw
-from vichls.types import ArrayType, ScalarType, Stream
+from vichls.types import ArrayType, FloatType, ScalarType, Stream, float32_of
 
 
 def _stream_get(s: Stream, name: str, filename: str, line: int, col: int) -> int:
@@ -98,7 +98,33 @@ def _shr(a: int, b: int, width: int, signed: bool) -> int:
     return a >> b
 
 
+def _float_to_int(x, width: int, signed: bool) -> int:
+    """float32 -> integer: toward zero, wrapped (NaN, infinities and values out of range are
+    undefined in the language, as in C: 0 here)."""
+    if not np.isfinite(x):
+        return 0
+    return _wrapv(int(x), width, signed)
+
+
+def _fmin(a, b):
+    return b if b < a else a  # Python's min(a, b): a NaN first propagates
+
+
+def _fmax(a, b):
+    return b if b > a else a
+
+
+def _f32_literal(value: float) -> str:
+    return f"_f32(float.fromhex({value.hex()!r}))"
+
+
 _HELPERS = {
+    "_f32": np.float32,
+    "_i2f": lambda v: np.float32(float32_of(v)),
+    "_f2i": _float_to_int,
+    "_fmin": _fmin,
+    "_fmax": _fmax,
+    "_fsqrt": np.sqrt,
     "_ck": _check,
     "_fdiv": _floordiv,
     "_mod": _mod,
@@ -110,6 +136,7 @@ _HELPERS = {
 }
 
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
+_FLOAT_ARITH = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 _ARITH = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^"}
 
 
@@ -154,8 +181,25 @@ class _Gen:
             return name
         return text
 
+    def _expr_text_general(self, e: T.Expr) -> str:
+        """What float and integer expressions share (reads, lets, conditionals, calls)."""
+        if isinstance(e, T.Read):
+            return e.sym.uid
+        if isinstance(e, T.Let):
+            return f"(({e.sym.uid} := {self.expr(e.value)}), {self.expr(e.body)})[1]"
+        if isinstance(e, T.Cond):
+            return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.orelse)})"
+        if isinstance(e, T.Logical):
+            return f"({self.expr(e.lhs)} {e.op} {self.expr(e.rhs)})"
+        if isinstance(e, T.CallExpr):
+            return self.call(e)
+        raise AssertionError(f"unknown float expression {type(e).__name__}")
+
     def _expr_text(self, e: T.Expr) -> str:
         t = e.ty
+        if isinstance(t, FloatType) or (isinstance(e, T.Convert) and
+                                        isinstance(e.arg.ty, FloatType)):
+            return self._float_text(e)
         if isinstance(e, T.Const):
             return f"({e.value})"
         if isinstance(e, T.Read):
@@ -205,6 +249,31 @@ class _Gen:
                     f"{loc.col})")
         raise AssertionError(f"unknown expression {type(e).__name__}")
 
+    def _float_text(self, e: T.Expr) -> str:
+        """A float32 expression (or a conversion of one to an integer): numpy float32
+        scalars, which compute in binary32 with IEEE rounding."""
+        t = e.ty
+        if isinstance(e, T.Const):
+            return _f32_literal(float(e.value))
+        if isinstance(e, T.Load):  # (indexing keeps the float32 scalar; .item() would not)
+            return f"{e.array.uid}[{self.index(e.array, e.indices)}]"
+        if isinstance(e, T.Convert):
+            inner = self.expr(e.arg)
+            if isinstance(e.arg.ty, FloatType) and isinstance(t, FloatType):
+                return inner
+            if isinstance(t, FloatType):
+                return f"_i2f({inner})"
+            return f"_f2i({inner}, {t.width}, {t.signed})"
+        if isinstance(e, T.Unary):
+            a = self.expr(e.arg)
+            return {"neg": f"(-{a})", "abs": f"abs({a})", "sqrt": f"_fsqrt({a})"}[e.op]
+        if isinstance(e, T.Binary):
+            a, b = self.expr(e.lhs), self.expr(e.rhs)
+            if e.op in ("min", "max"):
+                return f"_f{e.op}({a}, {b})"
+            return f"({a} {_FLOAT_ARITH[e.op]} {b})"
+        return self._expr_text_general(e)
+
     def index(self, arr: T.Sym, indices: list[T.Expr]) -> str:
         shape = arr.type.shape
         return ", ".join(f"_ck({self.expr(i)}, {d})" for i, d in zip(indices, shape))
@@ -235,7 +304,9 @@ class _Gen:
             self.emit(depth, f"{s.array.uid}[{self.index(s.array, s.indices)}] = _v")
         elif isinstance(s, T.InitArray):
             at: ArrayType = s.array.type
-            self.emit(depth, f"{s.array.uid} = _np.full({at.shape}, {s.value}, "
+            value = _f32_literal(float(s.value)) if isinstance(at.element, FloatType) \
+                else s.value
+            self.emit(depth, f"{s.array.uid} = _np.full({at.shape}, {value}, "
                              f"dtype=_np.dtype('{at.element.dtype.name}'))")
         elif isinstance(s, T.For):
             self.emit(depth, f"for {s.var.uid} in range({self.expr(s.start)}, "
@@ -276,7 +347,8 @@ class _Gen:
         self.emit(0, f"def {kt.name}({', '.join(p.uid for p in kt.params)}):")
         for sym in kt.locals:
             if not sym.is_array and not sym.is_stream:
-                self.emit(1, f"{sym.uid} = 0")
+                zero = "_f32(0.0)" if isinstance(sym.type, FloatType) else "0"
+                self.emit(1, f"{sym.uid} = {zero}")
         self.block(kt.body, 1)
         return "\n".join(self.lines) + "\n"
 

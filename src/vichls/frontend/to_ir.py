@@ -18,9 +18,11 @@ import functools
 
 from typing import Optional
 
-from xdsl.dialects import affine, arith, builtin, func, memref, scf
+from xdsl.dialects import affine, arith, builtin, func, math, memref, scf
 from xdsl.dialects.builtin import (
     DenseArrayBase,
+    Float32Type,
+    FloatAttr,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
     IndexType,
@@ -51,7 +53,7 @@ from vichls.dialects import stream as ir_stream
 from vichls.frontend import tree as T
 from vichls.signature import KernelSignature, Param, annotate, ir_type
 from vichls.dialects.attributes import LABEL_ATTR, NAME_ATTR, TOP_ATTR, TYPE_ATTR
-from vichls.types import ArrayType, ScalarType, bool_, int64, type_name
+from vichls.types import ArrayType, FloatType, ScalarType, bool_, int64, type_name
 
 _SIGNED_CMP = {"lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge", "eq": "eq", "ne": "ne"}
 _UNSIGNED_CMP = {"lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge", "eq": "eq", "ne": "ne"}
@@ -115,9 +117,10 @@ class _Affine:
 
 
 @functools.lru_cache(maxsize=256)
-def _memref_type(width: int, shape: tuple[int, ...]) -> MemRefType:
-    """``memref<shape x iW>`` (made once: building a type verifies it)."""
-    return MemRefType(IntegerType(width), list(shape))
+def _memref_type(t: ScalarType, shape: tuple[int, ...]) -> MemRefType:
+    """``memref<shape x iW>`` or ``memref<shape x f32>`` (made once: building a type
+    verifies it)."""
+    return MemRefType(ir_type(t), list(shape))
 
 
 @functools.lru_cache(maxsize=256)
@@ -125,6 +128,9 @@ def _file_attr(filename: str) -> StringAttr:
     return StringAttr(filename)
 
 
+_FLOAT_ARITH = {"add": arith.AddfOp, "sub": arith.SubfOp, "mul": arith.MulfOp,
+                "div": arith.DivfOp}
+_FLOAT_CMP = {"lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge", "eq": "oeq", "ne": "une"}
 _SIMPLE_BINARY = {"add": arith.AddiOp, "sub": arith.SubiOp, "mul": arith.MuliOp,
                   "and": arith.AndIOp, "or": arith.OrIOp, "xor": arith.XOrIOp}
 
@@ -180,7 +186,7 @@ class FunctionBuilder:
     # times as slow; a kernel of thousands of statements noticed); the ops are the same.
     def alloca(self, ty: ScalarType, shape: tuple[int, ...] = ()) -> SSAValue:
         op = memref.AllocaOp.create(properties={"operandSegmentSizes": _NO_ALLOCA_OPERANDS},
-                                    result_types=[_memref_type(ty.width, tuple(shape))])
+                                    result_types=[_memref_type(ty, tuple(shape))])
         op.location = self.loc
         if self.first_non_alloca is None:
             self.entry.add_op(op)
@@ -189,6 +195,8 @@ class FunctionBuilder:
         return op.results[0]
 
     def const(self, value: int, ty: ScalarType) -> SSAValue:
+        if isinstance(ty, FloatType):
+            return self.add(arith.ConstantOp(FloatAttr(float(value), Float32Type()))).results[0]
         return self.add(arith.ConstantOp(IntegerAttr(_signless(value, ty.width),
                                                      IntegerType(ty.width)))).results[0]
 
@@ -244,7 +252,7 @@ class FunctionBuilder:
         for sym, c in kt.consts:  # constant arrays: their globals, read like arrays
             loc = self.loc_of(sym.loc)
             name = self.consts.name_of(c, sym.name, loc)
-            get = memref.GetGlobalOp(name, _memref_type(c.type.element.width, c.type.shape))
+            get = memref.GetGlobalOp(name, _memref_type(c.type.element, c.type.shape))
             get.location = loc
             get.attributes[NAME_ATTR] = StringAttr(sym.name)
             self.entry.add_op(get)
@@ -260,12 +268,13 @@ class FunctionBuilder:
                 self.store0(arg, self.slots[p])
         # scalars start at 0, as in the reference (one zero per width: the clean-up would
         # merge them, at a cost in a kernel of thousands of locals)
-        zeros: dict[int, SSAValue] = {}
+        zeros: dict[tuple, SSAValue] = {}
 
         def zero(ty: ScalarType) -> SSAValue:
-            if ty.width not in zeros:
-                zeros[ty.width] = self.const(0, ty)
-            return zeros[ty.width]
+            key = (ty.width, isinstance(ty, FloatType))
+            if key not in zeros:
+                zeros[key] = self.const(0, ty)
+            return zeros[key]
 
         for sym in kt.locals:
             if not sym.is_array and not sym.is_stream:
@@ -693,7 +702,7 @@ class FunctionBuilder:
             if store is not None:
                 return self.add(affine.StoreOp(store, target, acc.operands(), m))
             return self.add(affine.LoadOp(target, acc.operands(), m,
-                                          IntegerType(arr.scalar.width))).results[0]
+                                          ir_type(arr.scalar))).results[0]
         idx = [self.to_index(self.expr(i), i.ty) for i in indices]
         if store is not None:
             return self.add(memref.StoreOp.get(store, target, idx))
@@ -735,6 +744,14 @@ class FunctionBuilder:
         raise AssertionError(type(e).__name__)
 
     def convert(self, v: SSAValue, src: ScalarType, dst: ScalarType) -> SSAValue:
+        if isinstance(src, FloatType) and isinstance(dst, FloatType):
+            return v
+        if isinstance(dst, FloatType):  # rounded to nearest even
+            cls = arith.UIToFPOp if not src.signed or src.width == 1 else arith.SIToFPOp
+            return self.add(cls(v, Float32Type())).results[0]
+        if isinstance(src, FloatType):  # toward zero (out of range: undefined)
+            cls = arith.FPToSIOp if dst.signed and dst.width > 1 else arith.FPToUIOp
+            return self.add(cls(v, IntegerType(dst.width))).results[0]
         if dst.width > src.width:
             cls = arith.ExtSIOp if src.signed else arith.ExtUIOp
             return self.add(cls(v, IntegerType(dst.width))).results[0]
@@ -746,6 +763,17 @@ class FunctionBuilder:
         a = self.expr(e.arg)
         self.set_loc(e.loc)
         t = e.arg.ty
+        if isinstance(t, FloatType):
+            if e.op == "neg":
+                return self.add(arith.NegfOp(a)).results[0]
+            if e.op == "abs":
+                return self.add(math.AbsFOp(a)).results[0]
+            if e.op == "sqrt":
+                return self.add(math.SqrtOp(a)).results[0]
+            if e.op in ("not", "truthy"):  # (a NaN is true, as in Python)
+                return self.add(arith.CmpfOp(a, self.const(0.0, t),
+                                             "oeq" if e.op == "not" else "une")).results[0]
+            raise AssertionError(e.op)
         if e.op == "neg":
             return self.add(arith.SubiOp(self.const(0, t), a)).results[0]
         if e.op == "invert":
@@ -771,6 +799,8 @@ class FunctionBuilder:
 
     def binary(self, op: str, a: SSAValue, b: SSAValue, t: ScalarType,
                rhs_const: Optional[int] = None) -> SSAValue:
+        if isinstance(t, FloatType):
+            return self.float_binary(op, a, b)
         if op in _SIMPLE_BINARY:
             kind = _SIMPLE_BINARY[op]
             return self.add(kind.create(operands=[a, b], result_types=[a.type],
@@ -789,6 +819,17 @@ class FunctionBuilder:
             if rhs_const is not None:
                 return self.shift_const(op, a, t, rhs_const)
             return self.shift(op, a, b, t)
+        raise AssertionError(op)
+
+    def float_binary(self, op: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        """IEEE binary32, no fast-math: what numpy float32 computes."""
+        if op in _FLOAT_ARITH:
+            return self.add(_FLOAT_ARITH[op](a, b)).results[0]
+        if op in _FLOAT_CMP:  # ordered (false with a NaN), except != (true with a NaN)
+            return self.add(arith.CmpfOp(a, b, _FLOAT_CMP[op])).results[0]
+        if op in ("min", "max"):  # Python's: b if b < a else a (a NaN first propagates)
+            better = self.add(arith.CmpfOp(b, a, "olt" if op == "min" else "ogt")).results[0]
+            return self.select(better, b, a)
         raise AssertionError(op)
 
     def divmod_const(self, op: str, a: SSAValue, b: SSAValue, t: ScalarType,
@@ -874,7 +915,12 @@ class FunctionBuilder:
         t = e.ty
         a = self.expr(e.lhs)
         self.set_loc(e.loc)
-        truthy = a if t == bool_ else self.cmp(a, self.const(0, t), "ne")
+        if t == bool_:
+            truthy = a
+        elif isinstance(t, FloatType):
+            truthy = self.add(arith.CmpfOp(a, self.const(0.0, t), "une")).results[0]
+        else:
+            truthy = self.cmp(a, self.const(0, t), "ne")
         if not _needs_guard(e.rhs):
             b = self.expr(e.rhs)
             self.set_loc(e.loc)
@@ -906,7 +952,7 @@ class FunctionBuilder:
         args = [self.slots[a] if isinstance(a, T.Sym) else self.expr(a) for a in c.args]
         self.set_loc(c.loc)
         callee = c.kernel.tree()
-        results = [] if callee.ret is None else [IntegerType(callee.ret.width)]
+        results = [] if callee.ret is None else [ir_type(callee.ret)]
         op = self.add(func.CallOp(callee.name, args, results))
         return op.results[0] if results else None
 
@@ -973,7 +1019,7 @@ class ConstGlobals:
                       for v in (int(x) & ((1 << width) - 1) for x in c.raw.reshape(-1))]
             data = DenseIntOrFPElementsAttr.from_list(
                 TensorType(IntegerType(width), list(t.shape)), values)
-            op = memref.GlobalOp.get(StringAttr(unique), _memref_type(width, t.shape), data,
+            op = memref.GlobalOp.get(StringAttr(unique), _memref_type(t.element, t.shape), data,
                                      constant=UnitAttr())
             op.attributes[NAME_ATTR] = StringAttr(name)
             op.attributes[TYPE_ATTR] = StringAttr(type_name(t.element))
