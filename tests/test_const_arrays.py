@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import vichls
-from e2e import assert_outcome, run_batch
+from e2e import Scheduled, assert_outcome, run_batch
 from vichls.frontend.kernel import load_file
 from vichls.types import ConstArray, fixed, int8, int_, uint64
 
@@ -112,23 +112,9 @@ def test_cpu_and_rtl_read_what_python_reads(kernels):
     for name, s in _schedules(kernels).items():
         a = [np.random.default_rng(k).integers(-2**31, 2**31, 8, dtype=np.int32)
              for k in range(3)]
-        items.append((name, _Scheduled(s), [(x,) for x in a]))
+        items.append((name, Scheduled(s), [(x,) for x in a]))
     for out in run_batch(items).values():
         assert_outcome(out)
-
-
-class _Scheduled:
-    """A schedule that run_batch compiles (its module) and calls (its kernel)."""
-
-    def __init__(self, schedule):
-        self.schedule = schedule
-        self.signature = schedule.kernel.signature
-
-    def __call__(self, *args):
-        return self.schedule.kernel(*args)
-
-    def module(self):
-        return self.schedule.module()
 
 
 def test_one_rom_per_table_and_none_when_partitioned_completely(kernels):
