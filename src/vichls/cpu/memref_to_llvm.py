@@ -94,12 +94,8 @@ def _constant_global(g: memref.GlobalOp) -> llvm.GlobalOp:
     signed = parse_type_name(g.attributes[TYPE_ATTR].data).signed \
         if TYPE_ATTR in g.attributes else True
     container = _container(width)
-    values = []
-    for v in g.initial_value.get_values():
-        v = int(v) & ((1 << width) - 1)
-        if signed and v >> (width - 1):
-            v -= 1 << width
-        values.append(v)
+    element = ScalarType(width, signed)  # (the value as numpy holds it: wrapped to its type)
+    values = [element.wrap(int(v)) for v in g.initial_value.get_values()]
     count = len(values)
     return llvm.GlobalOp(llvm.LLVMArrayType(count, container),
                          g.sym_name.data, "internal", constant=True,

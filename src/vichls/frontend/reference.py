@@ -185,7 +185,7 @@ class _Gen:
         """What float and integer expressions share (reads, lets, conditionals, calls)."""
         if isinstance(e, T.Read):
             return e.sym.uid
-        if isinstance(e, T.Let):
+        if isinstance(e, T.Let):  # the value first, once; then the body reads it
             return f"(({e.sym.uid} := {self.expr(e.value)}), {self.expr(e.body)})[1]"
         if isinstance(e, T.Cond):
             return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.orelse)})"
@@ -193,7 +193,7 @@ class _Gen:
             return f"({self.expr(e.lhs)} {e.op} {self.expr(e.rhs)})"
         if isinstance(e, T.CallExpr):
             return self.call(e)
-        raise AssertionError(f"unknown float expression {type(e).__name__}")
+        raise AssertionError(f"unknown expression {type(e).__name__}")
 
     def _expr_text(self, e: T.Expr) -> str:
         t = e.ty
@@ -202,10 +202,8 @@ class _Gen:
             return self._float_text(e)
         if isinstance(e, T.Const):
             return f"({e.value})"
-        if isinstance(e, T.Read):
-            return e.sym.uid
-        if isinstance(e, T.Let):  # the value first, once; then the body reads it
-            return f"(({e.sym.uid} := {self.expr(e.value)}), {self.expr(e.body)})[1]"
+        if isinstance(e, (T.Read, T.Let, T.Cond, T.Logical, T.CallExpr)):
+            return self._expr_text_general(e)
         if isinstance(e, T.Load):
             return f"{e.array.uid}.item({self.index(e.array, e.indices)})"
         if isinstance(e, T.Convert):
@@ -236,13 +234,6 @@ class _Gen:
                 return f"{e.op}({a}, {b})"
             fn = {"floordiv": "_fdiv", "mod": "_mod", "shl": "_shl", "shr": "_shr"}[e.op]
             return f"{fn}({a}, {b}, {t.width}, {t.signed})"
-        if isinstance(e, T.Logical):
-            a, b = self.expr(e.lhs), self.expr(e.rhs)
-            return f"({a} {e.op} {b})"
-        if isinstance(e, T.Cond):
-            return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.orelse)})"
-        if isinstance(e, T.CallExpr):
-            return self.call(e)
         if isinstance(e, T.StreamGet):
             loc = e.loc
             return (f"_sget({e.stream.uid}, {e.stream.name!r}, {loc.filename!r}, {loc.line}, "
