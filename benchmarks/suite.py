@@ -5,10 +5,12 @@ tools that run them (`vichls bench`, `vichls dse`, benchmarks/*.py):
 
 - ``Benchmark``: one kernel at one size, with its input maker and the published figures of
   the tools people compare against;
-- ``benchmarks(size="small", names=None) -> list[Benchmark]``: the suite at one size, in a
-  stable order (PolyBench, then MachSuite); ``size`` is ``"small"`` (the 8×8 sizes of the
-  Calyx evaluation) or ``"mini"`` (PolyBench's MINI dataset sizes, and MachSuite sizes of
-  the same order); ``names`` filters (unknown names raise KeyError naming the known ones).
+- ``benchmarks(size="small", names=None, element="int32") -> list[Benchmark]``: the suite
+  at one size, in a stable order (PolyBench, then MachSuite); ``size`` is ``"small"`` (the
+  8×8 sizes of the Calyx evaluation) or ``"mini"`` (PolyBench's MINI dataset sizes, and
+  MachSuite sizes of the same order); ``names`` filters (unknown names raise KeyError
+  naming the known ones); ``element="float32"`` gives the PolyBench kernels in float32
+  (below).
 
 How one source gives two sizes: a kernel's array types name module-level constants, so each
 size needs its own kernel definition. Each kernel file therefore picks its constants with
@@ -27,6 +29,19 @@ a ``vichls.customize(kernel)`` schedule what an experienced Vitis HLS user would
 being in the file, it reads the file's size constants, so one function serves both sizes.
 ``unroll_factor`` and ``unroll_with_partitions`` are the helpers those functions share
 (benchmarks/manual_directives.py measures them).
+
+The PolyBench kernels also in float32 (as Allo and ScaleHLS report them):
+``benchmarks(size, names, element="float32")`` rebuilds each PolyBench file from the same
+text, with ``int32`` written ``float32`` (the import, the annotations) and the integer
+stand-ins some files use for PolyBench's float formulas written back as PolyBench has them
+(``FLOAT32_FORMULAS``: e.g. jacobi-1d's ``// 3`` is ``* 0.33333`` again, heat-3d's single
+``// 8`` PolyBench's three weights 0.125, trisolv's ``//`` a ``/``), loaded with
+``load_source`` under the name ``<path>[<size>,float32]``. floyd-warshall and nussinov are
+integer algorithms in PolyBench itself and MachSuite is not a float32 suite here, so the
+float32 variant has the other 18 PolyBench kernels; its inputs are float32 arrays
+(``benchmarks.polybench.default_inputs``: PolyBench-style ``(i * j + c) % n / n`` values
+without a generator) and alpha = 1.5, beta = 1.2 as in PolyBench. It has no published
+figures (those are int32).
 """
 
 from __future__ import annotations
@@ -41,6 +56,11 @@ from typing import Callable
 
 SIZES = ("small", "mini")
 FAMILIES = ("polybench", "machsuite")
+#: the element types of the suite: "int32" (every family) and "float32" (PolyBench only)
+ELEMENTS = ("int32", "float32")
+FLOAT32_FAMILIES = ("polybench",)
+#: PolyBench kernels without a float32 variant: integer algorithms in PolyBench itself
+INTEGER_ONLY = ("floyd-warshall", "nussinov")
 
 
 @dataclass(frozen=True)
@@ -67,6 +87,8 @@ class Benchmark:
     #: pickle; calling ``benchmarks`` there works too), and written to a file it is a kernel
     #: file for ``vichls sim``, ``vichls dse``
     source: str = ""
+    #: the element type of the build: "int32" or "float32" (one of ELEMENTS)
+    element: str = "int32"
 
 
 # Vivado HLS 2019.2 worst-case latency / Calyx simulated cycles, and their LUTs, 8×8 int32
@@ -86,6 +108,37 @@ PUBLISHED_SMALL: dict[str, dict] = {
 }
 
 _SIZE_LINE = re.compile(r'^SIZE = "small"(?=\s|$)', re.MULTILINE)
+_INT32 = re.compile(r"\bint32\b")
+
+
+def _heat_3d(x: str) -> list[tuple[str, str]]:
+    """heat-3d's sweep writing from array ``x``: PolyBench's three weights 0.125, one per
+    second difference, and its 2.0 (the int32 file takes one ``// 8`` of their sum)."""
+    return [
+        (f"= ({x}[i + 1][j][k] - 2 * {x}[i][j][k] + {x}[i - 1][j][k]",
+         f"= (0.125 * ({x}[i + 1][j][k] - 2.0 * {x}[i][j][k] + {x}[i - 1][j][k])"),
+        (f"+ {x}[i][j + 1][k] - 2 * {x}[i][j][k] + {x}[i][j - 1][k]",
+         f"+ 0.125 * ({x}[i][j + 1][k] - 2.0 * {x}[i][j][k] + {x}[i][j - 1][k])"),
+        (f"+ {x}[i][j][k + 1] - 2 * {x}[i][j][k] + {x}[i][j][k - 1]",
+         f"+ 0.125 * ({x}[i][j][k + 1] - 2.0 * {x}[i][j][k] + {x}[i][j][k - 1])"),
+        (f") // 8 + {x}[i][j][k]", f") + {x}[i][j][k]"),
+    ]
+
+
+#: per PolyBench file (its module name), the (old, new) text pairs that write its integer
+#: stand-ins back as PolyBench's float formulas for the float32 variant; every ``old``
+#: must occur in the file (each occurrence is replaced). The other files only change
+#: ``int32`` to ``float32`` (their alpha and beta are arguments: 1.5 and 1.2 in float32).
+FLOAT32_FORMULAS: dict[str, list[tuple[str, str]]] = {
+    "jacobi_1d": [(") // 3", ") * 0.33333")],
+    "jacobi_2d": [(") // 5", ") * 0.2")],
+    "seidel_2d": [(") // 9", ") / 9.0")],
+    "fdtd_2d": [(") // 2", ") * 0.5"),
+                ("7 * (ex[i][j + 1] - ex[i][j] + ey[i + 1][j] - ey[i][j]) // 10",
+                 "0.7 * (ex[i][j + 1] - ex[i][j] + ey[i + 1][j] - ey[i][j])")],
+    "heat_3d": _heat_3d("A") + _heat_3d("B"),
+    "trisolv": [("x[i] // L[i][i]", "x[i] / L[i][i]")],
+}
 
 
 #: the most multipliers a manual directive set may unroll into one design (a mid-size FPGA's
@@ -123,26 +176,49 @@ def unroll_with_partitions(schedule, loops: tuple[str, ...], factor: int,
         schedule.partition(array, dim=dim, factor=factor)
 
 
-def sized_source(module: str, size: str) -> str:
-    """The text of kernel file ``module`` (a dotted name) with its sizes set to ``size``."""
+def sized_source(module: str, size: str, element: str = "int32") -> str:
+    """The text of kernel file ``module`` (a dotted name) with its sizes set to ``size``,
+    and for ``element="float32"`` its element type and formulas rewritten (``float_source``)."""
     if size not in SIZES:
         raise KeyError(f"unknown size {size!r}; known: {', '.join(SIZES)}")
+    _check_element(element)
     path = _path_of(module)
     source = path.read_text()
     if len(_SIZE_LINE.findall(source)) != 1:
         raise ValueError(f'{path}: expected exactly one line `SIZE = "small"` choosing its sizes')
-    return _SIZE_LINE.sub(f'SIZE = "{size}"', source)
+    source = _SIZE_LINE.sub(f'SIZE = "{size}"', source)
+    return source if element == "int32" else float_source(source, module)
+
+
+def float_source(source: str, module: str) -> str:
+    """The float32 variant of an int32 PolyBench file's text: every ``int32`` (the import,
+    the annotations, the docstring) becomes ``float32`` and the file's ``FLOAT32_FORMULAS``
+    pairs are applied; the line count is unchanged, so messages keep the file's lines."""
+    stem = module.rsplit(".", 1)[-1]
+    text = _INT32.sub("float32", source)
+    for old, new in FLOAT32_FORMULAS.get(stem, []):
+        if old not in text:
+            raise ValueError(f"{module}: the float32 rewrite expects {old!r} in the file")
+        text = text.replace(old, new)
+    return text
+
+
+def _check_element(element: str) -> None:
+    if element not in ELEMENTS:
+        raise KeyError(f"unknown element type {element!r}; known: {', '.join(ELEMENTS)}")
 
 
 @functools.lru_cache(maxsize=None)
-def kernel_file(module: str, size: str) -> dict:
-    """The global namespace of kernel file ``module`` (a dotted name) built at ``size``."""
-    source = sized_source(module, size)
-    if size == "small":
+def kernel_file(module: str, size: str, element: str = "int32") -> dict:
+    """The global namespace of kernel file ``module`` (a dotted name) built at ``size``
+    (and in ``element``: the file itself is int32)."""
+    source = sized_source(module, size, element)
+    if size == "small" and element == "int32":
         return vars(importlib.import_module(module))
     from vichls.frontend.kernel import load_source
 
-    return load_source(source, f"{_path_of(module)}[{size}]")
+    tag = size if element == "int32" else f"{size},{element}"
+    return load_source(source, f"{_path_of(module)}[{tag}]")
 
 
 def _path_of(module: str) -> Path:
@@ -166,37 +242,46 @@ def _dims(namespace: dict) -> dict:
             if name.isupper() and type(value) is int}
 
 
-def _family(family: str, size: str) -> list[Benchmark]:
+def _family(family: str, size: str, element: str = "int32") -> list[Benchmark]:
     package = importlib.import_module(f"benchmarks.{family}")
     suite = []
     for name, (file, input_options) in package.KERNELS.items():
+        if element != "int32" and name in INTEGER_ONLY:
+            continue
         module = f"benchmarks.{family}.{file}"
-        namespace = kernel_file(module, size)
+        namespace = kernel_file(module, size, element)
         kernel = _top_kernel(namespace, module)
         make_inputs = namespace.get("make_inputs")
         if make_inputs is None:
             make_inputs = package.default_inputs(kernel, **input_options)
-        published = PUBLISHED_SMALL.get(name, {}) if size == "small" else {}
+        published = PUBLISHED_SMALL.get(name, {}) if size == "small" and element == "int32" \
+            else {}
         suite.append(Benchmark(name, family, size, kernel, make_inputs, dict(published),
                                directives=namespace.get("directives"),
                                dims=_dims(namespace), path=str(_path_of(module)),
-                               source=sized_source(module, size)))
+                               source=sized_source(module, size, element), element=element))
     return suite
 
 
 @functools.lru_cache(maxsize=None)
-def _suite(size: str) -> tuple[Benchmark, ...]:
-    return tuple(b for family in FAMILIES for b in _family(family, size))
+def _suite(size: str, element: str = "int32") -> tuple[Benchmark, ...]:
+    families = FAMILIES if element == "int32" else FLOAT32_FAMILIES
+    return tuple(b for family in families for b in _family(family, size, element))
 
 
-def benchmarks(size: str = "small", names: list[str] | None = None) -> list[Benchmark]:
+def benchmarks(size: str = "small", names: list[str] | None = None,
+               element: str = "int32") -> list[Benchmark]:
     if size not in SIZES:
         raise KeyError(f"unknown size {size!r}; known: {', '.join(SIZES)}")
-    suite = list(_suite(size))
+    _check_element(element)
+    suite = list(_suite(size, element))
     if names is None:
         return suite
     by_name = {b.name: b for b in suite}
     unknown = [n for n in names if n not in by_name]
     if unknown:
-        raise KeyError(f"unknown benchmarks {', '.join(unknown)}; known: {', '.join(by_name)}")
+        why = f" (no {element} variant: the {element} suite is PolyBench without " \
+              f"{', '.join(INTEGER_ONLY)})" if element != "int32" else ""
+        raise KeyError(f"unknown benchmarks {', '.join(unknown)}{why}; known: "
+                       f"{', '.join(by_name)}")
     return [by_name[n] for n in names]

@@ -5,7 +5,8 @@ between float32 and integers) on a million pairs of random and edge values (sign
 subnormals, infinities, NaN, the extremes) compiled for the CPU, against numpy evaluating the
 same operations on float32 arrays; the Python call of the kernel (the golden reference)
 against numpy on a share of them. A NaN result must be a NaN (its payload is open); -0.0 and
-0.0 differ. The FPGA back end refuses float32 with a clear message (not yet supported).
+0.0 differ. Conversions to integers out of range wrap (NaN and infinities give 0) on every
+target. The FPGA's units: tests/test_float_rtl_*.py and tests/test_float32_fpga.py.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from vichls.frontend.kernel import load_file
 from vichls.results import differences
 
 SOURCE = '''
-from vichls import kernel, float32, int32, int64, uint64, uint8, bool_, sqrt
+from vichls import kernel, float32, int8, int32, int64, uint_, uint8, uint32, uint64, bool_, sqrt
+
+U1 = uint_(1)
 
 
 @kernel
@@ -56,6 +59,19 @@ def casts(f: float32[N], i32: int32[N], i64: int64[N], u64: uint64[N], u8: uint8
         of_u64[i] = float32(u64[i])
         of_u8[i] = float32(u8[i])
         to_i32[i] = int32(f[i])
+
+
+@kernel
+def wraps(f: float32[32], i8: int8[32], u8: uint8[32], i32: int32[32], u32: uint32[32],
+          i64: int64[32], u64: uint64[32], b1: U1[32]):
+    for i in range(32):
+        i8[i] = int8(f[i])
+        u8[i] = uint8(f[i])
+        i32[i] = int32(f[i])
+        u32[i] = uint32(f[i])
+        i64[i] = int64(f[i])
+        u64[i] = uint64(f[i])
+        b1[i] = U1(f[i])
 
 
 @kernel
@@ -179,8 +195,32 @@ def test_literals_round_as_numpy_float32_does(kernels):
             assert not differences((want, {}), (got, {})), (x, want, got)
 
 
-def test_the_fpga_back_end_refuses_float32_clearly(kernels):
-    from vichls.errors import VichlsError
+def _wrapped(x: np.float32, width: int, signed: bool) -> int:
+    """C's conversion toward zero, then wrapped to ``width`` bits; NaN and infinities 0."""
+    if not np.isfinite(x):
+        return 0
+    v = int(x) % (1 << width)
+    return v - (1 << width) if signed and v >> (width - 1) else v
 
-    with pytest.raises(VichlsError, match="float32 is not supported by the FPGA back end"):
-        vichls.customize(kernels["literals"]).build(target="fpga")
+
+def test_float_to_integer_wraps_on_every_target_as_the_reference_defines(kernels):
+    """Out of range, NaN and infinities are undefined in the language; vichls defines them
+    (toward zero, wrapped; NaN and infinities 0) so that every target computes the same."""
+    f = np.array([3.0e9, -3.0e9, 2.0**40 + 2.0**17, -(2.0**63), 2.0**63, 2.0**64, 1.0e38,
+                  -1.0e38, 300.7, -300.7, 255.9, -0.9, 0.9, np.nan, np.inf, -np.inf,
+                  2.0**-140, -(2.0**-149), 2.0**62 * 1.5, -(2.0**31), 2.0**31, 4.5e15,
+                  -4.5e15, 2.0**23 + 1, -(2.0**24), 1.5, -1.5, 2.5, 1.0e20, -7.0e22, 2.0**-126,
+                  -0.0], dtype=np.float32)
+    assert len(f) == 32
+    n = len(f)
+    types = [("i8", np.int8, 8, True), ("u8", np.uint8, 8, False), ("i32", np.int32, 32, True),
+             ("u32", np.uint32, 32, False), ("i64", np.int64, 64, True),
+             ("u64", np.uint64, 64, False), ("b1", np.bool_, 1, False)]
+    for target in ("python", "cpu"):
+        run = kernels["wraps"] if target == "python" else \
+            vichls.customize(kernels["wraps"]).build(target="cpu")
+        outs = [np.zeros(n, dtype=d) for _, d, _, _ in types]
+        run(f, *outs)
+        for (name, _, width, signed), got in zip(types, outs):
+            want = [_wrapped(x, width, signed) for x in f]
+            assert [int(v) for v in got] == want, (target, name)

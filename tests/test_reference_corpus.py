@@ -196,7 +196,6 @@ def test_corpus_covers_every_construct():
             if isinstance(loop, (ast.For, ast.While)):
                 if any(isinstance(n, ast.Return) for n in ast.walk(loop)):
                     found.add("early return")
-        outer_vars: set[str] = set()
         for node, args in _range_calls(fn):
             found.add(f"range {len(args)}")
             if len(args) == 3 and isinstance(args[2], ast.UnaryOp):

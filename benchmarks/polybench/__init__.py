@@ -14,7 +14,12 @@ read. This package says which files make the suite and how their inputs are made
   floating point); with a ``numpy.random.Generator`` they get random int32 values in
   -100..100 (0..100 for the stencils, whose divisions then equal C's truncating ones).
   alpha = 3 and beta = 2 stand for PolyBench's 1.5 and 1.2. trisolv gets a diagonal in 1..4
-  so that its division is well defined.
+  so that its division is well defined. For the float32 variant of a kernel
+  (``benchmarks.suite.benchmarks(..., element="float32")``) the same function gives float32
+  arrays: PolyBench's ``(DATA_TYPE)(i * j + c % n) / n`` style (the integer values above
+  divided by n in float32, in [0, 1)) without a generator, uniform values in [-1, 1) ([0, 1)
+  for the stencils) with one; alpha = 1.5 and beta = 1.2 as in PolyBench; trisolv's diagonal
+  is the same 1..4.
 
 ``SUITE``, ``CORE`` and ``VIVADO_HLS_2019_2_LATENCY`` are the older view of the 16 kernels
 of the first 8×8 suite (``SUITE[name] = (kernel, make_inputs, vivado_cycles)``, small size),
@@ -71,6 +76,8 @@ VIVADO_HLS_2019_2_LATENCY: dict[str, int] = {
 CORE = ["gemm", "2mm", "atax", "bicg", "gesummv", "mvt", "trisolv"]
 
 SCALARS = {"alpha": 3, "beta": 2}
+#: PolyBench's own alpha and beta, for the float32 variants
+FLOAT_SCALARS = {"alpha": np.float32(1.5), "beta": np.float32(1.2)}
 
 
 def default_inputs(kernel, non_negative: bool = False, positive_diagonal: str | None = None
@@ -79,13 +86,20 @@ def default_inputs(kernel, non_negative: bool = False, positive_diagonal: str | 
         args = []
         for position, param in enumerate(kernel.signature.params):
             if not isinstance(param.type, ArrayType):
-                args.append(SCALARS[param.name])
+                floating = param.type.dtype.kind == "f"
+                args.append((FLOAT_SCALARS if floating else SCALARS)[param.name])
                 continue
             shape = param.type.shape
+            dtype = param.type.element.dtype
+            floating = dtype.kind == "f"
             if rng is None:
                 grid = np.indices(shape)
                 product = np.prod(grid + 1, axis=0)
                 values = (product + position) % shape[-1]
+                if floating:  # PolyBench's (DATA_TYPE)(...) / n, in float32
+                    values = values.astype(np.float32) / np.float32(shape[-1])
+            elif floating:
+                values = rng.uniform(0.0 if non_negative else -1.0, 1.0, size=shape)
             elif non_negative:
                 values = rng.integers(0, 100, size=shape, endpoint=True)
             else:
@@ -93,7 +107,7 @@ def default_inputs(kernel, non_negative: bool = False, positive_diagonal: str | 
             if param.name == positive_diagonal:
                 for i in range(shape[0]):
                     values[i, i] = 1 + (i % 4 if rng is None else int(rng.integers(0, 4)))
-            args.append(np.ascontiguousarray(values, dtype=param.type.element.dtype))
+            args.append(np.ascontiguousarray(values, dtype=dtype))
         return tuple(args)
 
     return make_inputs

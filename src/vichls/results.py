@@ -30,8 +30,10 @@ def differences(expected, got) -> list[str]:
     for name, e in arr_e.items():
         if isinstance(e, list):  # a stream's contents
             g = list(arr_g[name])
-            if e != g:
-                at = next((k for k, (a, b) in enumerate(zip(e, g)) if a != b), min(len(e), len(g)))
+            # (element by element as return values are: float32 elements by their bits)
+            if len(e) != len(g) or not all(_same(a, b) for a, b in zip(e, g)):
+                at = next((k for k, (a, b) in enumerate(zip(e, g)) if not _same(a, b)),
+                          min(len(e), len(g)))
                 out.append(f"stream {name}: expected {len(e)} elements, got {len(g)}; first "
                            f"difference at element {at}")
             continue

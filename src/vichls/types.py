@@ -144,12 +144,14 @@ class Stream:
     simulation), which all consume what they get and append what they put, in place. A
     stream holds raw bits (``put_raw``/``get_raw``/``raw``, what the targets use); ``put``,
     ``get`` and iteration speak the caller's values: for a fixed-point element type of at
-    most 53 bits, floats (converted on ``put`` as an assignment would), else integers.
+    most 53 bits, floats (converted on ``put`` as an assignment would), else integers. A
+    float32 stream holds numpy float32 values (as raw and as the caller's values; ``put``
+    rounds a number to float32, nearest even).
     """
 
     def __init__(self, type_: StreamType, values=()):
         self.type = type_
-        self._items: deque[int] = deque()
+        self._items: deque = deque()
         for v in values:
             self.put(v)
 
@@ -157,8 +159,13 @@ class Stream:
         t = self.type.element
         return isinstance(t, FixedType) and t.crosses_as_float
 
+    def _is_float32(self) -> bool:
+        return isinstance(self.type.element, FloatType)
+
     def put(self, value) -> None:
-        if self._as_float():
+        if self._is_float32():
+            self._items.append(_float32_element(value))
+        elif self._as_float():
             self._items.append(quantize(_exact(value), self.type.element))
         else:
             self._items.append(self.type.element.wrap(int(value)))
@@ -167,16 +174,22 @@ class Stream:
         raw = self.get_raw()
         return float(self.type.element.value_of(raw)) if self._as_float() else raw
 
-    def put_raw(self, raw: int) -> None:
-        self._items.append(self.type.element.wrap(int(raw)))
+    def put_raw(self, raw) -> None:
+        """Append raw bits (an int); for a float32 stream, a number (its element is its
+        numpy float32 value: ``float32_bits`` gives its IEEE bits)."""
+        if self._is_float32():
+            self._items.append(_float32_element(raw))
+        else:
+            self._items.append(self.type.element.wrap(int(raw)))
 
     def get_raw(self) -> int:
         if not self._items:
             raise StreamEmptyError(f"get() from an empty {self.type!r}")
         return self._items.popleft()
 
-    def raw(self) -> list[int]:
-        """The raw bits of the elements in order, without removing them."""
+    def raw(self) -> list:
+        """The raw bits of the elements in order, without removing them (for a float32
+        stream, the elements as numpy float32 values)."""
         return list(self._items)
 
     def copy(self) -> "Stream":
@@ -198,6 +211,21 @@ class Stream:
 
     def __repr__(self) -> str:
         return f"{self.type!r}({list(self)})"
+
+
+def _float32_element(value) -> np.float32:
+    """A number as a float32 stream element: a numpy float32 as it is (its bits kept, NaN
+    payloads too), anything else rounded once to the nearest float32 (ties to even)."""
+    if isinstance(value, np.float32):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        value = int(value)
+    if not isinstance(value, (int, float, Fraction, np.integer, np.floating)):
+        raise TypeError(f"a float32 stream holds numbers, got {value!r}")
+    with np.errstate(over="ignore"):  # (a number beyond the float32 range is an infinity)
+        return np.float32(float32_of(value if isinstance(value, (float, Fraction))
+                                     else float(value) if isinstance(value, np.floating)
+                                     else int(value)))
 
 
 class _StreamTypes:
@@ -580,6 +608,11 @@ def float32_of(value) -> float:
     return sign * float(Fraction(m) * Fraction(2) ** (e - 23))
 
 
+def float32_bits(value: float) -> int:
+    """The IEEE-754 binary32 bit pattern of ``value`` (rounded to float32 first)."""
+    return int(np.array(value, dtype=np.float32).view(np.uint32))
+
+
 # -- constant arrays: vichls.const(values, T) ------------------------------------------------
 
 
@@ -588,7 +621,8 @@ class ConstArray:
     module level. ``values`` (a numpy array or nested sequence, e.g. ``np.load("w.npy")``)
     are converted to the element type ``T`` as an assignment would convert them (wrapped for
     an integer type; quantized and saturated by its modes for a fixed-point one, which also
-    takes floats). In hardware a ROM, on the CPU a constant; ``raw`` holds the raw bits."""
+    takes floats; rounded to nearest even for float32). In hardware a ROM, on the CPU a
+    constant; ``raw`` holds the raw bits (for float32, the numpy float32 values)."""
 
     def __init__(self, values, element: ScalarType):
         if not isinstance(element, ScalarType):
@@ -614,7 +648,12 @@ class ConstArray:
         if not all(isinstance(v, numbers) for v in flat):
             raise ValueError("vichls.const: the values must be numbers")
         self.type = ArrayType(element, tuple(int(d) for d in arr.shape))
-        if isinstance(element, FixedType):
+        if isinstance(element, FloatType) and arr.dtype.kind == "f":
+            with np.errstate(over="ignore"):  # (numpy rounds once, to nearest even; a
+                raw = arr.astype(np.float32)  # float32 array keeps its bits, NaNs too)
+        elif isinstance(element, FloatType):  # rounded once to float32 (ties to even)
+            raw = [_float32_element(v) for v in flat]
+        elif isinstance(element, FixedType):
             raw = [quantize(_exact(v), element) for v in flat]
         else:
             if not all(not isinstance(v, (float, np.floating)) or float(v).is_integer()

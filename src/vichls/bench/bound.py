@@ -26,7 +26,8 @@ their bounds add up. The bound of one nest is the largest of:
   address that provably repeats) that the same body wrote ``d`` iterations earlier cannot
   start iteration ``t + d`` before the chain load → ... → store of iteration ``t`` is done:
   with ``C`` = the latencies along that chain + 1 (the store lands at the clock edge, the
-  next load issues a cycle later), T iterations take at least ``(ceil(T / d) - 1) C + 1``;
+  next load issues a cycle later; + 0 when that load reads the value being written:
+  ``list_schedule.forwarding_store``), T iterations take at least ``(ceil(T / d) - 1) C + 1``;
   the instances of an inner loop run one after another, so theirs add up.
 
 A straight-line segment between nests takes at least its longest latency path and its port
@@ -60,11 +61,12 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
-from vichls.analysis.loop_utils import defined_inside
+from vichls.analysis.loop_utils import defined_inside, pipeline_ii
 from vichls.dialects.attributes import LOOP_NAME_ATTR as LOOP_NAME
 from vichls.analysis.static_eval import KnownMemory, evaluate
 from vichls.scheduling.modulo_schedule import is_dual_port
 from vichls.scheduling.list_schedule import (
+    forwarding_store,
     is_control,
     is_predicated,
     is_scalar_memref,
@@ -507,7 +509,11 @@ def _loop_recurrences(loop: scf.ForOp) -> list[tuple[int, int]]:
         else:
             distance = _distance(store, load, loop, step)
         if distance is not None:
-            out.append((max(arrivals) + _latency(store) + 1, distance))
+            # the store lands at the clock edge and the next load issues a cycle later,
+            # unless it reads the value being written (list_schedule.forwarding_store)
+            # (in a pipelined loop)
+            landing = 0 if forwarding_store(store) and pipeline_ii(loop) is not None else 1
+            out.append((max(arrivals) + _latency(store) + landing, distance))
     return out
 
 

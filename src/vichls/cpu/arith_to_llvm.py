@@ -11,8 +11,8 @@ every division and shift well defined (docs/ir.md, "Data").
 
 float32: `addf`/`subf`/`mulf`/`divf`/`negf`/`cmpf` to their llvm ops without fast-math
 flags, `sitofp` to `sitofp`, `uitofp` through a signed conversion (see `_unsigned_to_float`),
-`fptosi`/`fptoui` to the saturating conversion intrinsics (in range: C's conversion toward
-zero), `math.sqrt`/`math.absf` to `llvm.sqrt.f32`/`llvm.fabs.f32`.
+`fptosi`/`fptoui` toward zero and wrapped, from the bits (``_float_to_int_wrapped``),
+`math.sqrt`/`math.absf` to `llvm.sqrt.f32`/`llvm.fabs.f32`.
 
 Assumes: `index` is gone (vichls.cpu.index_to_i64). Other arith ops raise CpuError naming
 the op.
@@ -105,12 +105,10 @@ def _lower_float(op: Operation, rewriter: PatternRewriter) -> bool:
         rewriter.replace(op, llvm.SIToFPOp(op.operands[0], f32))
     elif isinstance(op, arith.UIToFPOp):
         rewriter.replace(op, _unsigned_to_float(op.operands[0]))
+    elif isinstance(op, arith.BitcastOp):  # a float32's bits (or back)
+        rewriter.replace(op, llvm.BitcastOp(op.operands[0], op.results[0].type))
     elif isinstance(op, (arith.FPToSIOp, arith.FPToUIOp)):
-        # toward zero; out of range undefined in the language (saturated here)
-        width = op.results[0].type.width.data
-        sign = "si" if isinstance(op, arith.FPToSIOp) else "ui"
-        rewriter.replace(op, llvm.CallIntrinsicOp(f"llvm.fpto{sign}.sat.i{width}.f32",
-                                                  [op.operands[0]], [op.results[0].type]))
+        rewriter.replace(op, _float_to_int_wrapped(op.operands[0], op.results[0].type.width.data))
     elif isinstance(op, arith.ConstantOp) and isinstance(op.result.type, Float32Type):
         rewriter.replace(op, llvm.ConstantOp(op.value, f32))
     elif isinstance(op, arith.SelectOp) and isinstance(op.lhs.type, Float32Type):
@@ -141,6 +139,46 @@ def _unsigned_to_float(value) -> list[Operation]:
     big = llvm.ICmpOp(value, zero.result, _icmp_predicate("slt"))
     pick = llvm.SelectOp(big.res, doubled.res, direct.result)
     return [one, zero, half, low, kept, halved, doubled, direct, big, pick]
+
+
+def _float_to_int_wrapped(value, width: int) -> list[Operation]:
+    """float32 to a ``width``-bit integer as the golden reference and the FPGA's unit
+    (rtl_templates/vichls_ftoi.v) convert: toward zero, then wrapped modulo 2**width, for
+    every finite value however large; NaN and infinities give 0 (the language leaves those
+    and out-of-range values undefined; one definition everywhere keeps the targets equal).
+    From the bits: the significand (with its hidden bit) shifted by the exponent - 150,
+    shifts of 64 or more giving 0 (LLVM's shifts that far are poison, hence the selects),
+    negated for a negative value; signedness does not change the bits."""
+    ops: list[Operation] = []
+
+    def add(op: Operation):
+        ops.append(op)
+        return op.results[0]
+
+    def const(v: int):
+        return add(llvm.ConstantOp(IntegerAttr(v, i64), i64))
+
+    def icmp(a, b, predicate: str):
+        return add(llvm.ICmpOp(a, b, _icmp_predicate(predicate)))
+
+    word = add(llvm.ZExtOp(add(llvm.BitcastOp(value, IntegerType(32))), i64))
+    exponent = add(llvm.AndOp(add(llvm.LShrOp(word, const(23))), const(0xFF)))
+    significand = add(llvm.OrOp(add(llvm.AndOp(word, const(0x7FFFFF))), const(0x800000)))
+    shift = add(llvm.SubOp(exponent, const(150)))
+    back = add(llvm.SubOp(const(0), shift))
+    mask = const(63)
+    left = add(llvm.ShlOp(significand, add(llvm.AndOp(shift, mask))))
+    right = add(llvm.LShrOp(significand, add(llvm.AndOp(back, mask))))
+    zero = const(0)
+    left_ok = add(llvm.SelectOp(icmp(shift, const(64), "slt"), left, zero))
+    right_ok = add(llvm.SelectOp(icmp(back, const(64), "slt"), right, zero))
+    magnitude = add(llvm.SelectOp(icmp(shift, zero, "sge"), left_ok, right_ok))
+    finite = add(llvm.SelectOp(icmp(exponent, const(0xFF), "eq"), zero, magnitude))
+    negative = icmp(add(llvm.LShrOp(word, const(31))), zero, "ne")
+    signed = add(llvm.SelectOp(negative, add(llvm.SubOp(zero, finite)), finite))
+    if width < 64:
+        add(llvm.TruncOp(signed, IntegerType(width)))
+    return ops
 
 
 class _ArithToLlvm(RewritePattern):

@@ -3,7 +3,8 @@
 What: a stream becomes one `i64` buffer: a header `[head, tail, mask]` and `mask + 1`
 element slots (a power of two). `head` and `tail` count the elements got and put since the
 buffer was filled (they only grow), so the stream holds `tail - head` elements, the oldest
-in slot `head & mask`. Elements are stored sign-extended to i64.
+in slot `head & mask`. Elements are stored sign-extended to i64 (an f32 element: its
+IEEE-754 bits as an i32, sign-extended).
 
 - a `!stream.stream<iW>` argument becomes `memref<?xi64>` (the caller's buffer; the
   CPU call wrapper builds the top kernel's from a `vichls.Stream`, jit.py);
@@ -35,6 +36,8 @@ from xdsl.dialects import arith, builtin, cf, func, memref
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
+    Float32Type,
+    FloatAttr,
     FunctionType,
     IndexType,
     IntAttr,
@@ -174,7 +177,8 @@ class _FunctionLowering:
             block = Block()
             values = []
             for t in self.f.function_type.outputs.data:
-                zero = arith.ConstantOp(IntegerAttr(0, t))
+                zero = arith.ConstantOp(FloatAttr(0.0, t) if isinstance(t, Float32Type)
+                                        else IntegerAttr(0, t))
                 block.add_op(zero)
                 values.append(zero.result)
             block.add_op(func.ReturnOp(*values))
@@ -263,11 +267,15 @@ class _FunctionLowering:
         after.append(element)
         self.bump(buffer, head, 0, after)
         value = element.res
-        width = op.result.type.width.data
+        width = 32 if isinstance(op.result.type, Float32Type) else op.result.type.width.data
         if width < 64:
             narrowed = arith.TruncIOp(value, IntegerType(width))
             after.append(narrowed)
             value = narrowed.result
+        if isinstance(op.result.type, Float32Type):  # its bits, back to the float
+            as_float = arith.BitcastOp(value, op.result.type)
+            after.append(as_float)
+            value = as_float.result
         for o in after:
             o.location = op.location
         Rewriter.replace_op(op, after, [value])
@@ -286,6 +294,10 @@ class _FunctionLowering:
         after: list[Operation] = []
         index = self.slot(buffer, tail, after)
         value = op.value
+        if isinstance(value.type, Float32Type):  # stored as its IEEE-754 bits
+            bits = arith.BitcastOp(value, IntegerType(32))
+            after.append(bits)
+            value = bits.result
         if value.type.width.data < 64:
             widened = arith.ExtSIOp(value, _I64)
             after.append(widened)

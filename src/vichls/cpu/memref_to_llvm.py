@@ -86,11 +86,19 @@ def _bytes(t) -> int:
 
 def _constant_global(g: memref.GlobalOp) -> llvm.GlobalOp:
     """A constant array (``vichls.const``): an internal LLVM constant of its elements in
-    their containers, extended as numpy holds them (signed per its ``vichls.type``)."""
+    their containers, extended as numpy holds them (signed per its ``vichls.type``); of
+    float32 elements, an LLVM constant array of floats (the same bits)."""
     mtype = g.type
     width = _element_width(g, mtype)
     if not isinstance(g.initial_value, DenseIntOrFPElementsAttr) or g.constant is None:
         raise unsupported(g, "only constant memref.globals with dense values are supported")
+    if isinstance(mtype.element_type, Float32Type):  # an LLVM constant of floats
+        values = list(g.initial_value.get_values())
+        return llvm.GlobalOp(llvm.LLVMArrayType(len(values), mtype.element_type),
+                             g.sym_name.data, "internal", constant=True,
+                             value=DenseIntOrFPElementsAttr(
+                                 TensorType(mtype.element_type, [len(values)]),
+                                 g.initial_value.data))
     signed = parse_type_name(g.attributes[TYPE_ATTR].data).signed \
         if TYPE_ATTR in g.attributes else True
     container = _container(width)

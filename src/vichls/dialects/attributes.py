@@ -104,6 +104,9 @@ DECIDED_ATTR = declare("decided", IntegerAttr, {OP},
 II_ATTR = declare("ii", IntegerAttr, {LOOP}, "the II a pipelined loop was scheduled at")
 REASON_ATTR = declare("ii_reason", StringAttr, {LOOP}, "why the II is above the one asked")
 PORT_ATTR = declare("port", IntegerAttr, {OP}, "the memory port (0 or 1) of an access")
+FORWARDED_ATTR = declare("forwarded", UnitAttr, {OP},
+                         "a register read in the cycle the previous iteration writes it: "
+                         "it reads the value written")
 DUAL_PORT_ATTR = declare("dual_port", UnitAttr, {ARGUMENT, OP},
                          "a memory whose two ports the modulo scheduler uses")
 # -- the CPU back end (vichls/cpu/) ----------------------------------------------------------

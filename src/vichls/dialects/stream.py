@@ -1,4 +1,4 @@
-"""Streams on the loop level: first-in first-out channels of integers.
+"""Streams on the loop level: first-in first-out channels of integers or float32 values.
 
 A value of type ``!stream.stream<i32>`` is a FIFO of ``i32`` elements.
 Kernels get one as a parameter (``x: vichls.stream[int32, 4]``: an ``ap_fifo`` port set
@@ -18,19 +18,21 @@ written and read in the same order into a FIFO (transforms/graph/infer_streams.p
   was, so that the one FIFO starts empty wherever the program makes a new stream
   (transforms/fpga/hoist_local_streams.py).
 
-Element types are signless integers, as everywhere on the loop level; the kernel type
-(signedness) travels in the ``vichls.type`` attributes of the signature. ``depth`` (an
+Element types are signless integers, as everywhere on the loop level, or ``f32`` (its
+IEEE-754 bits: 32 bits wide in hardware); the kernel type (signedness) travels in the
+``vichls.type`` attributes of the signature. ``depth`` (an
 attribute of ``stream.create``, and ``vichls.depth`` of a stream parameter) is the FIFO
 capacity in hardware; it does not change the meaning of a program.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr, IntegerType
+from xdsl.dialects.builtin import Float32Type, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
+    base,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -52,13 +54,16 @@ class StreamType(ParametrizedAttribute, TypeAttribute):
 
     name = "stream.stream"
 
-    element_type: IntegerType
+    element_type: IntegerType | Float32Type
 
-    def __init__(self, element_type: IntegerType):
+    def __init__(self, element_type: IntegerType | Float32Type):
         super().__init__(element_type)
 
     @property
     def width(self) -> int:
+        """The element's width in bits (an f32: 32, its IEEE-754 bits)."""
+        if isinstance(self.element_type, Float32Type):
+            return 32
         return self.element_type.width.data
 
     def print_parameters(self, printer: Printer) -> None:
@@ -115,7 +120,7 @@ class GetOp(IRDLOperation):
 
     name = "stream.get"
     stream = operand_def(StreamType)
-    result = result_def(IntegerType)
+    result = result_def(base(IntegerType) | base(Float32Type))
     assembly_format = "$stream attr-dict `:` type($stream) `->` type($result)"
 
     def __init__(self, stream):
@@ -127,7 +132,7 @@ class PutOp(IRDLOperation):
     """Append ``value`` to ``stream``."""
 
     name = "stream.put"
-    value = operand_def(IntegerType)
+    value = operand_def(base(IntegerType) | base(Float32Type))
     stream = operand_def(StreamType)
     assembly_format = "$value `,` $stream attr-dict `:` type($value) `,` type($stream)"
 

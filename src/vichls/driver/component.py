@@ -64,6 +64,9 @@ _SUPPORTED_ARITH = {
     "arith.remsi", "arith.remui", "arith.andi", "arith.ori", "arith.xori", "arith.shli",
     "arith.shrsi", "arith.shrui", "arith.cmpi", "arith.select", "arith.floordivsi",
     "arith.ceildivsi", *WIRE_OP_NAMES,
+    # float32 (the units of rtl_templates/vichls_f*.v, vichls_itof.v, vichls_ftoi.v)
+    "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf", "arith.cmpf",
+    "arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.fptoui", "math.sqrt", "math.absf", "arith.bitcast",
 }
 _SUPPORTED_OTHER = {
     "func.func", "func.return", "func.call", "memref.alloca", "memref.load", "memref.store",
@@ -73,15 +76,6 @@ _SUPPORTED_OTHER = {
 
 
 def _check_supported(module: ModuleOp) -> None:
-    floats = [op for op in module.walk() if any(
-        isinstance(v.type, builtin.Float32Type) or (
-            isinstance(v.type, builtin.MemRefType)
-            and isinstance(v.type.element_type, builtin.Float32Type))
-        for v in (*op.operands, *op.results))]
-    if floats:  # (named at the first computation, else at the first storage of one)
-        op = next((o for o in floats if not isinstance(o, memref.AllocaOp)), floats[0])
-        raise FpgaError.at(op, "float32 is not supported by the FPGA back end yet (the "
-                               "Python call and the CPU build compute it)")
     for op in module.walk():
         if op.name in _SUPPORTED_ARITH or op.name in _SUPPORTED_OTHER:
             continue
@@ -99,7 +93,8 @@ def _check_supported(module: ModuleOp) -> None:
                 t = t.element_type
             if isinstance(t, builtin.IntegerType) and t.width.data > 64:
                 raise FpgaError.at(op, f"integers wider than 64 bits are not supported ({t})")
-            if not isinstance(t, (builtin.IntegerType, builtin.IndexType, builtin.FunctionType)):
+            if not isinstance(t, (builtin.IntegerType, builtin.IndexType, builtin.FunctionType,
+                                  builtin.Float32Type)):
                 raise FpgaError.at(op, f"type {t} is not supported by the FPGA back end")
 
 

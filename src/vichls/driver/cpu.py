@@ -125,8 +125,14 @@ class _StreamBuffer:
         if self.put_bound is not None:
             self.put_bound = None if bound < 0 else self.put_bound + min(bound, MAX_STATIC_CAPACITY)
 
+    def _float32(self) -> bool:
+        return isinstance(self.stream.type.element, FloatType)
+
     def pack(self) -> np.ndarray:
-        items = [v - (1 << 64) if v >= 1 << 63 else v for v in self.stream.raw()]
+        if self._float32():  # an f32 element is its IEEE-754 bits, sign-extended from 32
+            items = np.array(self.stream.raw(), dtype=np.float32).view(np.int32).tolist()
+        else:
+            items = [v - (1 << 64) if v >= 1 << 63 else v for v in self.stream.raw()]
         need = len(items) + (DEFAULT_CAPACITY if self.put_bound is None else self.put_bound)
         capacity = 1
         while capacity < need:
@@ -142,6 +148,11 @@ class _StreamBuffer:
         positions = HEADER_WORDS + (np.arange(head, tail, dtype=np.int64) & mask)
         for _ in range(len(self.stream)):
             self.stream.get_raw()
+        if self._float32():
+            values = self.words[positions].astype(np.uint32).view(np.float32)
+            for value in values:  # (numpy float32 scalars: their bits, NaN payloads too)
+                self.stream.put_raw(value)
+            return
         for value in self.words[positions].tolist():
             self.stream.put_raw(value)
 

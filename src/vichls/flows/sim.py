@@ -105,7 +105,7 @@ from vichls.flows.tools import (
     verilator_version,
 )
 from vichls.signature import KernelSignature, check_call_args, from_raw, raw_args
-from vichls.types import ScalarType, address_width
+from vichls.types import FloatType, ScalarType, address_width, float32_bits
 
 __all__ = [
     "CallResult",
@@ -457,10 +457,10 @@ class SimModel:
                 ) from None
             flat[bank.index[valid]] = from_patterns(words[valid], bank.element)
         streams = {
-            prm.name: [from_raw(prm.scalar, prm.scalar.wrap(v)) for v in patterns]
+            prm.name: [scalar_of_pattern(v, prm.scalar) for v in patterns]
             for prm, patterns in zip(stream_params(sig), res["streams"])
         }
-        ret = None if sig.ret is None else from_raw(sig.ret, sig.ret.wrap(res["ret"]))
+        ret = None if sig.ret is None else scalar_of_pattern(res["ret"], sig.ret)
         arrays = {prm.name: from_raw(prm.scalar, arrays[prm.name])
                   for prm in sig.params if prm.is_array}
         return ret, arrays, streams
@@ -476,7 +476,8 @@ class SimModel:
                     if prm.direction == "in":
                         stream.get_raw()
                     else:
-                        stream.put_raw(v)
+                        stream.put_raw(scalar_of_pattern(v, prm.scalar)
+                                       if isinstance(prm.scalar, FloatType) else v)
 
     def _job(self, runs_by_name, max_cycles, throttle) -> tuple[dict, dict[str, list[list]]]:
         """The job file's content, and the validated arguments of every run."""
@@ -503,7 +504,7 @@ class SimModel:
                     words[valid] = to_patterns(flat[bank.index[valid]], bank.element)
                     images.append(write_image(words))
                 scalars = {
-                    prm.name: by_name[prm.name] & prm.scalar.mask
+                    prm.name: scalar_pattern(by_name[prm.name], prm.scalar)
                     for prm in sig.params if not prm.is_array and not prm.is_stream
                 }
                 sids = []
@@ -519,7 +520,8 @@ class SimModel:
                             f"{sig.name}(): one vichls.Stream is passed as two stream "
                             f"parameters; the simulation needs distinct streams")
                     sids.append(sid)
-                    stream_values.setdefault(sid, [v & prm.scalar.mask for v in stream.raw()])
+                    stream_values.setdefault(sid, [scalar_pattern(v, prm.scalar)
+                                                   for v in stream.raw()])
                 job_calls.append({"scalars": scalars, "images": images, "times": int(times),
                                   "streams": sids})
             metas.append(
@@ -582,7 +584,10 @@ def _bench_on_path(env: dict[str, str]) -> None:
 
 
 def to_patterns(values: np.ndarray, t: ScalarType) -> np.ndarray:
-    """Values of type ``t`` as unsigned ``t.width``-bit patterns (uint64)."""
+    """Values of type ``t`` as unsigned ``t.width``-bit patterns (uint64); float32 values as
+    their IEEE-754 bits."""
+    if isinstance(t, FloatType):
+        return np.asarray(values, dtype=np.float32).view(np.uint32).astype(np.uint64)
     if values.dtype == np.uint64:
         return values & np.uint64(t.mask)
     return values.astype(np.int64).view(np.uint64) & np.uint64(t.mask)
@@ -591,12 +596,28 @@ def to_patterns(values: np.ndarray, t: ScalarType) -> np.ndarray:
 def from_patterns(patterns: np.ndarray, t: ScalarType) -> np.ndarray:
     """Unsigned ``t.width``-bit patterns (uint64) as values of ``t``, in ``t.dtype``."""
     patterns = patterns & np.uint64(t.mask)
+    if isinstance(t, FloatType):
+        return patterns.astype(np.uint32).view(np.float32)
     if t.signed:
         if t.width < 64:
             sign = (patterns >> np.uint64(t.width - 1)) & np.uint64(1)
             patterns = patterns | (sign * np.uint64(~t.mask & 0xFFFF_FFFF_FFFF_FFFF))
         return patterns.view(np.int64).astype(t.dtype)
     return patterns.astype(t.dtype)
+
+
+def scalar_pattern(value, t: ScalarType) -> int:
+    """A scalar (raw bits for fixed point, a number for float32) as its unsigned pattern."""
+    if isinstance(t, FloatType):
+        return float32_bits(value)
+    return int(value) & t.mask
+
+
+def scalar_of_pattern(pattern: int, t: ScalarType):
+    """An unsigned pattern of a scalar as the value the caller sees (``from_raw``)."""
+    if isinstance(t, FloatType):
+        return np.array(pattern & 0xFFFFFFFF, dtype=np.uint32).view(np.float32)[()]
+    return from_raw(t, t.wrap(pattern))
 
 
 def write_image(words: np.ndarray) -> str:

@@ -334,8 +334,6 @@ class Checker:
         if not isinstance(elem, ScalarType):
             raise self.error(parts[0], "a stream holds scalars (streams of arrays or of "
                                        "streams are not supported)")
-        if isinstance(elem, FloatType):
-            raise self.error(parts[0], "streams of float32 values are not supported yet")
         depth = 2
         if len(parts) == 2:
             depth = self.const_int(parts[1])
@@ -701,11 +699,19 @@ class Checker:
         return T.Convert(ty, e.loc, e)
 
     def float_convert(self, e: T.Expr, ty: ScalarType, node: ast.AST) -> T.Expr:
-        """A cast to or from float32 (an integer rounds to nearest even; a float32 becomes
-        an integer rounded toward zero, as C converts; out of range, undefined)."""
-        if isinstance(ty, FixedType) or isinstance(e.ty, FixedType):
-            raise self.error(node, f"conversions between float32 and fixed-point values are "
-                                   f"not supported yet ({e.ty!r} to {ty!r})")
+        """A cast to or from float32: an integer or fixed value rounds to nearest even; a
+        float32 becomes an integer rounded toward zero (as C converts; vichls wraps what is
+        out of range), or a fixed value by the fixed type's quantization and overflow
+        modes (exactly, as ap_fixed converts a float)."""
+        fixed = ty if isinstance(ty, FixedType) else e.ty if isinstance(e.ty, FixedType) \
+            else None
+        if fixed is not None:
+            why = FX.float32_range(fixed)
+            if why is not None:
+                raise self.error(node, f"cannot convert between float32 and {fixed!r}: {why}")
+            if isinstance(ty, FixedType):
+                return self.fx.from_float32(e, ty)
+            return self.fx.to_float32(e)
         return T.Convert(ty, e.loc, e)
 
     def typed(self, e, node: ast.AST) -> T.Expr:

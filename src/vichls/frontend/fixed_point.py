@@ -41,8 +41,13 @@ from vichls.types import (
     ScalarType,
     as_fixed,
     bool_,
+    float32,
+    float32_of,
+    int32,
     quantize,
     round_scaled,
+    uint32,
+    uint64,
 )
 
 
@@ -236,6 +241,72 @@ class FixedPoint:
             result = self.shared(e, lambda v: _overflowed(v, -shift, goal, source.signed))
         return _retyped(result, target)
 
+    # -- float32 ------------------------------------------------------------------------------
+
+    def to_float32(self, e: T.Expr) -> T.Expr:
+        """A fixed value as float32, rounded once to nearest even: its raw integer converted
+        (one rounding to 24 bits), times ``2**-F`` (exact: with at most 126 fractional bits
+        the product of a nonzero value is a normal number; ``float32_range`` checks)."""
+        f = as_fixed(e.ty)
+        if isinstance(e, T.Const):
+            return T.Const(float32, e.loc, float32_of(f.value_of(e.value)))
+        raw = _retyped(e, ScalarType(f.width, f.signed))
+        value = T.Convert(float32, e.loc, raw)
+        if f.frac_bits == 0:
+            return value
+        scale = T.Const(float32, e.loc, float(Fraction(2) ** -f.frac_bits))
+        return T.Binary(float32, e.loc, "mul", value, scale)
+
+    def from_float32(self, e: T.Expr, goal: FixedType) -> T.Expr:
+        """A float32 value converted to ``goal`` by its quantization and overflow modes,
+        exactly (NaN and infinities: undefined). From the bits: the value is ``M * 2**k``
+        (``M`` the 24-bit significand with its hidden bit, ``k`` from the exponent), so in
+        units of ``goal``'s LSB it is ``M`` shifted by ``k + F``: left (an integer; beyond
+        40 places it exceeds every 64-bit type), or right, rounded by the mode on the
+        magnitude from the first dropped bit, the bits below it and the sign; then the
+        overflow mode on the sign and the rounded magnitude (a uint64)."""
+        loc = e.loc
+        if isinstance(e, T.Const):
+            return T.Const(goal, loc, quantize(Fraction(float(e.value)), goal))
+
+        def const(t: ScalarType, v: int) -> T.Const:
+            return _const(t, v, loc)
+
+        def binary(t: ScalarType, op: str, a: T.Expr, b: T.Expr) -> T.Expr:
+            return T.Binary(t, loc, op, a, b)
+
+        def build(word: T.Expr) -> T.Expr:
+            exponent = binary(uint32, "and", _shift("shr", word, 23), const(uint32, 0xFF))
+            return self.shared(exponent, lambda exp: self.shared(
+                _significand(word, exp), lambda m: self.shared(
+                    _shift_by(exp, goal.frac_bits), lambda sh: from_parts(word, m, sh))))
+
+        def from_parts(word: T.Expr, m: T.Expr, sh: T.Expr) -> T.Expr:
+            negative = _cmp("ne", _shift("shr", word, 31), 0)
+            left = _cmp("ge", sh, 0)
+            back = T.Convert(uint32, loc, T.Unary(int32, loc, "neg", sh))  # right shift
+            amount = T.Convert(uint32, loc, sh)
+            shifted = binary(uint64, "shl", m, _clamped_amount(amount, uint64))
+            floor = binary(uint64, "shr", m, _clamped_amount(back, uint64))
+            below = T.Binary(uint32, loc, "sub", back, const(uint32, 1))  # the first dropped
+            half = _and(_not(left), T.Convert(bool_, loc, binary(
+                uint64, "and", binary(uint64, "shr", m, _clamped_amount(below, uint64)),
+                const(uint64, 1))))
+            mask = binary(uint64, "sub", binary(uint64, "shl", const(uint64, 1),
+                                                _clamped_amount(below, uint64)),
+                          const(uint64, 1))
+            rest = _and(_not(left), _cmp("ne", binary(uint64, "and", m, mask), 0))
+            lsb = T.Convert(bool_, loc, binary(uint64, "and", floor, const(uint64, 1)))
+            up = _magnitude_up(goal.quant, negative, half, rest, lsb)
+            magnitude = _select(left, shifted, binary(uint64, "add", floor,
+                                                      _extend(up, uint64)))
+            huge = _cmp("gt", sh, 40)  # M << sh >= 2**63 units: beyond every goal
+            return self.shared(magnitude, lambda q: self.shared(
+                negative, lambda neg: _saturated(q, neg, huge, goal)))
+
+        word = T.Unary(uint32, loc, "bits", e)
+        return self.shared(word, build)
+
     # -- operations ---------------------------------------------------------------------------
 
     def arith(self, op: str, a: T.Expr, b: T.Expr, loc: T.Loc) -> T.Expr:
@@ -280,6 +351,84 @@ class FixedPoint:
 
         # (the value first, then the amount: the order the source gives them)
         return self.shared(a, lambda value: self.shared(amount, lambda n: by(n, value)))
+
+
+def float32_range(f: FixedType) -> str | None:
+    """Why a fixed type cannot convert to or from float32 exactly, or None: its LSB must be
+    a normal float32 power of two (at most 126 fractional bits, at least -127)."""
+    if f.frac_bits > 126 or f.frac_bits < -127:
+        return (f"{f!r} has {f.frac_bits} fractional bits; conversions with float32 need "
+                "-127 to 126")
+    return None
+
+
+def _significand(word: T.Expr, exponent: T.Expr) -> T.Expr:
+    """The 24-bit significand of a float32's bits (the hidden bit set unless subnormal),
+    as a uint64."""
+    loc = word.loc
+    fraction = T.Binary(uint32, loc, "and", word, _const(uint32, 0x7FFFFF, loc))
+    hidden = _select(_cmp("ne", exponent, 0), _const(uint32, 0x800000, loc),
+                     _const(uint32, 0, loc))
+    return _extend(T.Binary(uint32, loc, "or", fraction, hidden), uint64)
+
+
+def _shift_by(exponent: T.Expr, frac_bits: int) -> T.Expr:
+    """``k + frac_bits`` as an int32, ``k`` the power of two of the significand's LSB:
+    ``max(exponent, 1) - 150``."""
+    loc = exponent.loc
+    e = _extend(T.Binary(uint32, loc, "max", exponent, _const(uint32, 1, loc)), int32)
+    return T.Binary(int32, loc, "add", e, _const(int32, frac_bits - 150, loc))
+
+
+def _magnitude_up(quant: str, negative: T.Expr, half: T.Expr, rest: T.Expr,
+                  lsb: T.Expr) -> T.Expr:
+    """Whether the magnitude rounds up (away from zero) under ``quant``, for a value of
+    that sign whose magnitude has ``half`` as its first dropped bit, ``rest`` for any bit
+    below it and ``lsb`` as its last kept bit."""
+    exact_half = _and(half, _not(rest))
+    more = _and(half, rest)
+    if quant == "trn":  # toward minus infinity
+        return _and(negative, _or(half, rest))
+    if quant == "trn_zero":
+        return T.Const(bool_, negative.loc, 0)
+    if quant == "rnd":  # halves toward plus infinity
+        return _or(more, _and(exact_half, _not(negative)))
+    if quant == "rnd_zero":
+        return more
+    if quant == "rnd_min_inf":
+        return _or(more, _and(exact_half, negative))
+    if quant == "rnd_inf":
+        return half
+    if quant == "rnd_conv":
+        return _and(half, _or(rest, lsb))
+    raise AssertionError(quant)
+
+
+def _saturated(q: T.Expr, negative: T.Expr, huge: T.Expr, goal: FixedType) -> T.Expr:
+    """The raw bits of ``goal`` for the value of sign ``negative`` and magnitude ``q`` (a
+    uint64 in units of its LSB; ``huge``: larger than any), by its overflow mode."""
+    loc = q.loc
+    raw = ScalarType(goal.width, goal.signed)
+    signed = T.Cond(uint64, loc, negative,
+                    T.Binary(uint64, loc, "sub", _const(uint64, 0, loc), q), q)
+    wrapped = T.Convert(raw, loc, signed)
+    if goal.overflow == "wrap":
+        return wrapped
+    hi, low_magnitude = goal.max, -goal.min
+
+    def beyond(bound: int, inclusive: bool) -> T.Expr:
+        if bound >= uint64.max:
+            return huge
+        return _or(huge, _cmp("ge" if inclusive else "gt", q, bound))
+
+    over = _and(_not(negative), beyond(hi, False))
+    symmetric = goal.overflow == "sat_sym" and goal.signed
+    # ap_fixed's sat_sym: a (signed) value at or below the minimum gives -max
+    under = _and(negative, beyond(low_magnitude, symmetric))
+    if goal.overflow == "sat_zero":
+        return _select(_or(over, under), _const(raw, 0, loc), wrapped)
+    bottom = goal.symmetric_min if symmetric else goal.min
+    return _select(over, _const(raw, hi, loc), _select(under, _const(raw, bottom, loc), wrapped))
 
 
 def _conversion_target(target: ScalarType) -> FixedType:

@@ -10,11 +10,19 @@ is rewritten to dimensions; the result then compiles exactly like the in-memory 
 from __future__ import annotations
 
 import io
+from math import isfinite
 from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects import affine, arith, builtin, func, math, memref, scf
-from xdsl.dialects.builtin import AffineMapAttr, FileLineColLoc, IntAttr, ModuleOp
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    Float32Type,
+    IntAttr,
+    ModuleOp,
+)
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -75,6 +83,13 @@ class PackagePrinter(Printer):
         super().print_op(op)
 
     def print_attribute(self, attribute) -> None:
+        if isinstance(attribute, DenseIntOrFPElementsAttr) and _f32_needs_hex(attribute):
+            # xDSL 0.74 prints an f32 it cannot write in decimal (NaN, infinities, some
+            # integers) as its bits, 0x7F800000, but reads such a literal in dense<[...]>
+            # as an integer value: the hexadecimal form of the data reads back exactly
+            self.print_string(f'dense<"0x{attribute.data.data.hex().upper()}"> : ')
+            self.print_attribute(attribute.type)
+            return
         if not isinstance(attribute, FileLineColLoc):
             super().print_attribute(attribute)
             return
@@ -105,6 +120,21 @@ class PackagePrinter(Printer):
             return
         self._current_column += len(text)
         self.stream.write(text)
+
+
+def _f32_needs_hex(attribute: DenseIntOrFPElementsAttr) -> bool:
+    """Would xDSL print an element of this f32 attribute as hexadecimal bits (which its
+    parser misreads in a dense attribute)?"""
+    if not isinstance(attribute.get_element_type(), Float32Type):
+        return False
+    f32 = attribute.get_element_type()
+    for value in attribute.get_values():
+        if not isfinite(value):
+            return True
+        text = f"{value:.5e}"
+        if f32.unpack(f32.pack([float(text)]), 1)[0] != value and "." not in f"{value:.9g}":
+            return True
+    return False
 
 
 @deep

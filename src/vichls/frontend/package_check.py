@@ -192,8 +192,9 @@ def _check_nesting(module: ModuleOp) -> None:
 
 
 def _check_global(g: memref.GlobalOp, seen: dict) -> None:
-    """A constant array: a constant global of static shape whose dense integer values have
-    that shape and element type (and a ``vichls.type`` of that width)."""
+    """A constant array: a constant global of static shape whose dense values (integers or
+    f32) have that shape and element type (and a ``vichls.type`` of that width; float32 for
+    f32)."""
     name = g.sym_name.data
     if name in seen:
         raise PackageError(g, f"two memref.globals are named @{name}")
@@ -214,9 +215,13 @@ def _check_global(g: memref.GlobalOp, seen: dict) -> None:
             t = parse_type_name(attr.data)
         except (ValueError, AttributeError):
             raise PackageError(g, f"@{name}: {TYPE_ATTR} is not a type name") from None
-        if t.width != g.type.element_type.width.data:
+        element = g.type.element_type
+        if isinstance(t, FloatType) != isinstance(element, Float32Type):
+            raise PackageError(g, f"@{name}: {TYPE_ATTR} = {attr.data}, but the values are "
+                                  f"{element}")
+        if isinstance(element, IntegerType) and t.width != element.width.data:
             raise PackageError(g, f"@{name}: {TYPE_ATTR} = {attr.data} is {t.width} bits wide, "
-                                  f"the values {g.type.element_type}")
+                                  f"the values {element}")
 
 
 def check_package(module: ModuleOp) -> None:

@@ -35,7 +35,7 @@ from vichls.signature import call_on_raw
 from vichls.types import ArrayType, FloatType, ScalarType, Stream, float32_of
 
 
-def _stream_get(s: Stream, name: str, filename: str, line: int, col: int) -> int:
+def _stream_get(s: Stream, name: str, filename: str, line: int, col: int):
     if s.empty():
         raise StreamUnderflowError(name, filename, line, col)
     return s.get_raw()
@@ -125,6 +125,7 @@ _HELPERS = {
     "_fmin": _fmin,
     "_fmax": _fmax,
     "_fsqrt": np.sqrt,
+    "_fbits": lambda x: int(np.float32(x).view(np.uint32)),
     "_ck": _check,
     "_fdiv": _floordiv,
     "_mod": _mod,
@@ -193,6 +194,10 @@ class _Gen:
             return f"({self.expr(e.lhs)} {e.op} {self.expr(e.rhs)})"
         if isinstance(e, T.CallExpr):
             return self.call(e)
+        if isinstance(e, T.StreamGet):  # (a float32 stream holds numpy float32 values)
+            loc = e.loc
+            return (f"_sget({e.stream.uid}, {e.stream.name!r}, {loc.filename!r}, {loc.line}, "
+                    f"{loc.col})")
         raise AssertionError(f"unknown expression {type(e).__name__}")
 
     def _expr_text(self, e: T.Expr) -> str:
@@ -202,7 +207,7 @@ class _Gen:
             return self._float_text(e)
         if isinstance(e, T.Const):
             return f"({e.value})"
-        if isinstance(e, (T.Read, T.Let, T.Cond, T.Logical, T.CallExpr)):
+        if isinstance(e, (T.Read, T.Let, T.Cond, T.Logical, T.CallExpr, T.StreamGet)):
             return self._expr_text_general(e)
         if isinstance(e, T.Load):
             return f"{e.array.uid}.item({self.index(e.array, e.indices)})"
@@ -224,6 +229,8 @@ class _Gen:
                 return f"(1 if {a} != 0 else 0)"
             if e.op == "abs":
                 return _wrap(f"abs({a})", t)
+            if e.op == "bits":  # a float32's IEEE-754 bits
+                return f"_fbits({a})"
         if isinstance(e, T.Binary):
             a, b = self.expr(e.lhs), self.expr(e.rhs)
             if e.op in _CMP:
@@ -234,10 +241,6 @@ class _Gen:
                 return f"{e.op}({a}, {b})"
             fn = {"floordiv": "_fdiv", "mod": "_mod", "shl": "_shl", "shr": "_shr"}[e.op]
             return f"{fn}({a}, {b}, {t.width}, {t.signed})"
-        if isinstance(e, T.StreamGet):
-            loc = e.loc
-            return (f"_sget({e.stream.uid}, {e.stream.name!r}, {loc.filename!r}, {loc.line}, "
-                    f"{loc.col})")
         raise AssertionError(f"unknown expression {type(e).__name__}")
 
     def _float_text(self, e: T.Expr) -> str:

@@ -16,10 +16,13 @@ from __future__ import annotations
 import contextlib
 import functools
 
+import numpy as np
+
 from typing import Optional
 
 from xdsl.dialects import affine, arith, builtin, func, math, memref, scf
 from xdsl.dialects.builtin import (
+    BytesAttr,
     DenseArrayBase,
     Float32Type,
     FloatAttr,
@@ -747,7 +750,7 @@ class FunctionBuilder:
         if isinstance(src, FloatType) and isinstance(dst, FloatType):
             return v
         if isinstance(dst, FloatType):  # rounded to nearest even
-            cls = arith.UIToFPOp if not src.signed or src.width == 1 else arith.SIToFPOp
+            cls = arith.SIToFPOp if src.signed else arith.UIToFPOp  # (int_(1): 0 and -1)
             return self.add(cls(v, Float32Type())).results[0]
         if isinstance(src, FloatType):  # toward zero (out of range: undefined)
             cls = arith.FPToSIOp if dst.signed and dst.width > 1 else arith.FPToUIOp
@@ -770,6 +773,8 @@ class FunctionBuilder:
                 return self.add(math.AbsFOp(a)).results[0]
             if e.op == "sqrt":
                 return self.add(math.SqrtOp(a)).results[0]
+            if e.op == "bits":
+                return self.add(arith.BitcastOp(a, IntegerType(32))).results[0]
             if e.op in ("not", "truthy"):  # (a NaN is true, as in Python)
                 return self.add(arith.CmpfOp(a, self.const(0.0, t),
                                              "oeq" if e.op == "not" else "une")).results[0]
@@ -1014,11 +1019,16 @@ class ConstGlobals:
             self._keep.append(c)
             t = c.type
             width = t.element.width
-            # (the signless attribute holds a raw value in the signed range of its width)
-            values = [v - (1 << width) if width > 1 and v >= 1 << (width - 1) else v
-                      for v in (int(x) & ((1 << width) - 1) for x in c.raw.reshape(-1))]
-            data = DenseIntOrFPElementsAttr.from_list(
-                TensorType(IntegerType(width), list(t.shape)), values)
+            if isinstance(t.element, FloatType):  # f32 values, bit for bit (NaNs too)
+                data = DenseIntOrFPElementsAttr(
+                    TensorType(Float32Type(), list(t.shape)),
+                    BytesAttr(np.ascontiguousarray(c.raw, dtype="<f4").tobytes()))
+            else:
+                # (the signless attribute holds a raw value in the signed range of its width)
+                values = [v - (1 << width) if width > 1 and v >= 1 << (width - 1) else v
+                          for v in (int(x) & ((1 << width) - 1) for x in c.raw.reshape(-1))]
+                data = DenseIntOrFPElementsAttr.from_list(
+                    TensorType(IntegerType(width), list(t.shape)), values)
             op = memref.GlobalOp.get(StringAttr(unique), _memref_type(t.element, t.shape), data,
                                      constant=UnitAttr())
             op.attributes[NAME_ATTR] = StringAttr(name)

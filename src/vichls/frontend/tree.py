@@ -95,7 +95,7 @@ class Convert(Expr):
 
 @dataclass(eq=False)
 class Unary(Expr):
-    op: str  # "neg" | "invert" | "not" | "truthy" | "abs"
+    op: str  # "neg" | "invert" | "not" | "truthy" | "abs" | "sqrt" | "bits" (float32 -> uint32)
     arg: Expr
 
 

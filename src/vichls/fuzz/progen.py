@@ -19,7 +19,11 @@ and integer locals cast back, which the return value may read. Constant arrays l
 (their own stream of draws): now and then the module holds one or two ``vichls.const``
 tables (``K0``, ``K1``: integer or fixed-point, 1-d or 2-d, edge values among them) that the
 top kernel reads where it would read an array, and that the schedule may partition. Every type on the way fits 64 bits: an operation that would not is
-written on a cast of its operand.
+written on a cast of its operand. float32 likewise (its own stream of draws): now and then
+the top takes a float32 array ``G0`` and ends with float32 locals (every operator, ``sqrt``,
+``min``/``max``, literals up to the extremes, casts from the integers), a loop over ``G0``
+carrying an accumulation (which the schedule may pipeline or unroll), stores to ``G0`` and
+integer and bool locals cast or compared from float values.
 
 Programs are valid by construction: every array index is either a loop variable whose range
 is known to fit, a constant, or a value forced into range (``uint8(e) & (D - 1)``,
@@ -61,6 +65,8 @@ from vichls.inputs import array, scalar
 from vichls.types import (
     ArrayType,
     FixedType,
+    FloatType,
+    float32,
     ScalarType,
     bool_,
     common_type,
@@ -156,13 +162,17 @@ class _Scope:
     fixed: dict[str, FixedType] = field(default_factory=dict)
     fixed_arrays: dict[str, ArrayType] = field(default_factory=dict)
     consts: dict[str, ArrayType] = field(default_factory=dict)  # vichls.const tables, read only
+    # float32 locals and arrays: apart too
+    floats: set[str] = field(default_factory=set)
+    float_arrays: dict[str, ArrayType] = field(default_factory=dict)
     # enclosing loops of the top kernel, innermost last (None for a while loop)
     enclosing: list[_ForLoop | None] = field(default_factory=list)
 
     def child(self) -> "_Scope":
         return _Scope(dict(self.scalars), dict(self.arrays), list(self.loops), self.in_loop,
                       self.work, fixed=dict(self.fixed), fixed_arrays=dict(self.fixed_arrays),
-                      consts=dict(self.consts), enclosing=list(self.enclosing))
+                      consts=dict(self.consts), floats=set(self.floats),
+                      float_arrays=dict(self.float_arrays), enclosing=list(self.enclosing))
 
 
 class _Generator:
@@ -176,6 +186,8 @@ class _Generator:
         self.fixed_rng = random.Random(f"fixed-{seed}")  # fixed point, learnt later still
         self.uses_fixed = False
         self.const_rng = random.Random(f"consts-{seed}")  # constant arrays, likewise
+        self.float_rng = random.Random(f"float32-{seed}")  # float32, later again
+        self.uses_float = False
         self.const_tables: dict[str, ArrayType] = {}  # module-level vichls.const tables
         self.consts_read: set[str] = set()  # the tables the top reads
         self.extra_names = 0
@@ -709,6 +721,105 @@ class _Generator:
             self.statements, self.straight = saved
         return lines
 
+    # -- float32: statements at the end of the top kernel, from their own draws ------------
+    def float_extras(self, s: _Scope) -> list[str]:
+        """Now and then (always when the top takes a float32 array): float32 locals computed
+        from the integers (casts), the float array, literals and each other; a counted loop
+        over the float array (an accumulation carried from iteration to iteration, which
+        the schedule may pipeline or unroll); stores to the array; integer and bool locals
+        from casts and comparisons of float values, which the return value may read."""
+        if not s.float_arrays and self.float_rng.random() >= 0.2:
+            return []
+        main, saved = self.rng, (self.statements, self.straight)
+        self.rng = self.float_rng
+        self.uses_float = True
+        lines: list[str] = []
+        try:
+            for _ in range(self.rng.randint(1, 3)):
+                v = self.fresh("g")
+                lines.append(f"    {v}: float32 = {self.gexpr(s, 2)}")
+                s.floats.add(v)
+            for name, at in sorted(s.float_arrays.items()):
+                if self.rng.random() < 0.6:
+                    lines += self.float_loop(s, name, at)
+                for _ in range(self.rng.randint(0, 2)):
+                    idx = self.index(s, at.shape[0], 1)
+                    lines.append(f"    {name}[{idx}] = {self.gexpr(s, 2)}")
+            for _ in range(self.rng.randint(1, 2)):
+                v = self.fresh("v")
+                if self.rng.random() < 0.3:
+                    op = self.rng.choice(COMPARE_OPS)
+                    lines.append(f"    {v}: bool_ = {self.gexpr(s, 1)} {op} {self.gexpr(s, 1)}")
+                    s.scalars[v] = bool_
+                else:
+                    t = self.pick_type()
+                    lines.append(f"    {v}: {type_name(t)} = {type_name(t)}({self.gexpr(s, 2)})")
+                    s.scalars[v] = t
+        finally:
+            self.rng = main
+            self.statements, self.straight = saved
+        return lines
+
+    def float_loop(self, s: _Scope, name: str, at: ArrayType) -> list[str]:
+        """``acc`` carried through a counted loop over ``name`` (a float recurrence), the
+        array updated in place; a loop the schedule may name."""
+        acc, i = self.fresh("acc"), self.fresh("fi")
+        n = at.shape[0]
+        lines = [f"    {acc}: float32 = {self.gexpr(s, 1)}", f"    for {i} in range({n}):"]
+        body = s.child()
+        body.loops.append(_LoopVar(i, 0, n))
+        body.in_loop = True
+        body.enclosing.append(self.record_loop(s, i, n))
+        op = self.rng.choice(["+", "+", "-", "*"])
+        lines.append(f"        {acc} = {acc} {op} {name}[{i}] * {self.gexpr(body, 1)}")
+        if self.rng.random() < 0.6:
+            lines.append(f"        {name}[{i}] = {self.gexpr(body, 2)}")
+        s.floats.add(acc)
+        return lines
+
+    def gleaf(self, s: _Scope) -> str:
+        options = ["cast", "literal"] + ["local"] * 2 * bool(s.floats) + \
+            ["load"] * 3 * bool(s.float_arrays)
+        kind = self.rng.choice(options)
+        if kind == "local":
+            return self.rng.choice(sorted(s.floats))
+        if kind == "load":
+            name = self.rng.choice(sorted(s.float_arrays))
+            return f"{name}[{self.index(s, s.float_arrays[name].shape[0], 1)}]"
+        if kind == "literal":
+            lit = self.rng.choice(FLOAT_LITERALS + ["1e30", "3.0e38", "1e-40", "0.0"])
+            return f"float32({'-' if self.rng.random() < 0.4 else ''}{lit})"
+        return f"float32({self.expr(s, 1)[0]})"
+
+    def gexpr(self, s: _Scope, depth: int = 2) -> str:
+        """A float32 expression (every operand float32: integers come in through casts)."""
+        if depth <= 0 or self.rng.random() < 0.25:
+            return self.gleaf(s)
+        kind = self.rng.choice(["arith", "arith", "arith", "literal", "neg", "abs", "minmax",
+                                "sqrt", "select", "compare"])
+        a = self.gexpr(s, depth - 1)
+        if kind in ("arith", "literal"):
+            op = self.rng.choice(["+", "-", "*", "/"])
+            b = self.rng.choice(FLOAT_LITERALS) if kind == "literal" else \
+                self.gexpr(s, depth - 1)
+            if self.rng.random() < 0.3:
+                a, b = b, a
+            return f"({a} {op} {b})"
+        if kind == "neg":
+            return f"(-{a})"
+        if kind == "abs":
+            return f"abs({a})"
+        if kind == "sqrt":
+            return f"sqrt({a})"
+        if kind == "minmax":
+            return f"{self.rng.choice(['min', 'max'])}({a}, {self.gexpr(s, depth - 1)})"
+        if kind == "select" and not self.straight:
+            return f"({a} if {self.cond(s, 1)} else {self.gexpr(s, depth - 1)})"
+        if kind == "compare":  # a bool as a float: 0.0 or 1.0
+            op = self.rng.choice(COMPARE_OPS)
+            return f"float32({a} {op} {self.gexpr(s, depth - 1)})"
+        return f"float32({a})"
+
     def fleaf(self, s: _Scope) -> tuple[str, FixedType]:
         tables = sorted(n for n, t in s.consts.items() if isinstance(t.element, FixedType))
         options = ["cast", "literal"] + ["local"] * 2 * bool(s.fixed) + \
@@ -808,6 +919,8 @@ class _Generator:
         for pname, ptype in params:
             if isinstance(ptype, ArrayType) and isinstance(ptype.element, FixedType):
                 s.fixed_arrays[pname] = ptype
+            elif isinstance(ptype, ArrayType) and isinstance(ptype.element, FloatType):
+                s.float_arrays[pname] = ptype
             elif isinstance(ptype, ArrayType):
                 s.arrays[pname] = ptype
             else:
@@ -849,7 +962,7 @@ class _Generator:
         if ret is not None:  # the top kernel
             head, tail = self.extras(s)
             lines[2:2] = head
-            body += tail + self.fixed_extras(s)
+            body += tail + self.fixed_extras(s) + self.float_extras(s)
         lines += body
         if ret is not None:
             lines.append(f"    return {self.expr(s)[0]}")
@@ -916,7 +1029,10 @@ def build_program(seed: int, directives=None) -> GeneratedProgram:
     if g.fixed_rng.random() < 0.3:
         fixed_params = [("F0", ArrayType(g.fixed_rng.choice(FIXED_TYPES),
                                          (g.fixed_rng.choice(SIZES),)))]
-    params = arrays + scalars + fixed_params
+    float_params = []
+    if g.float_rng.random() < 0.2:
+        float_params = [("G0", ArrayType(float32, (g.float_rng.choice(SIZES),)))]
+    params = arrays + scalars + fixed_params + float_params
     ret = g.pick_type()
     header = [
         f'"""Generated by vichls.fuzz.progen from seed {seed}; top kernel: {TOP}."""',
@@ -953,6 +1069,8 @@ def build_program(seed: int, directives=None) -> GeneratedProgram:
         header[imports] += ", stream"
     if g.uses_fixed:
         header[imports] += ", fixed, ufixed"
+    if g.uses_float:
+        header[imports] += ", float32, sqrt"
     read = {n: t for n, t in g.const_tables.items() if n in g.consts_read}
     calls = _draw_schedule(g, dict(arrays), read) if kinds and g.rng.random() < 0.85 else []
     if calls:

@@ -44,8 +44,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import prod
 
-from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
+from xdsl.dialects import arith, math, memref, scf
+from xdsl.dialects.builtin import Float32Type, IndexType, IntegerType, MemRefType
 from xdsl.ir import Block, Operation
 
 from vichls.dialects.attributes import (
@@ -75,8 +75,24 @@ _BINARY_KINDS = {
     arith.RemSIOp: "div",
     arith.RemUIOp: "div",
 }
+#: float32 operators: the kinds of the units of oplib.FLOAT_UNITS, and the sign-bit ops
+_FLOAT_KINDS = {
+    arith.AddfOp: "fadd",
+    arith.SubfOp: "fadd",
+    arith.MulfOp: "fmul",
+    arith.DivfOp: "fdiv",
+    math.SqrtOp: "fsqrt",
+    arith.CmpfOp: "fcmp",
+    arith.SIToFPOp: "itof",
+    arith.UIToFPOp: "itof",
+    arith.FPToSIOp: "ftoi",
+    arith.FPToUIOp: "ftoi",
+    arith.NegfOp: "fsign",
+    math.AbsFOp: "fsign",
+}
 # By name: xDSL 0.74 has no class for arith.index_castui.
 WIRE_OP_NAMES = (
+    "arith.bitcast",  # a float32's bits: the same wires
     "arith.extsi",
     "arith.extui",
     "arith.trunci",
@@ -92,6 +108,8 @@ def bit_width(type_) -> int:
         return 32
     if isinstance(type_, IntegerType):
         return type_.width.data
+    if isinstance(type_, Float32Type):  # its IEEE-754 bits
+        return 32
     if isinstance(type_, MemRefType):
         return bit_width(type_.element_type)
     raise TypeError(f"no hardware width for type {type_}")
@@ -112,6 +130,21 @@ def stream_port(op: Operation):
 
 def is_scalar_memref(value) -> bool:
     return isinstance(value.type, MemRefType) and len(value.type.get_shape()) == 0
+
+
+def forwarding_store(op: Operation) -> bool:
+    """A store to a register (0-d memref) of the result of a multi-cycle unit (a pipelined
+    multiplier, a floating-point unit, a divider, a memory read): that value leaves a
+    register, so no combinational path runs from a load of the register in the store's
+    cycle back to it. In a pipelined loop the next iteration's load may then share the
+    store's cycle and read the value being written (``vichls.forwarded``: the register's
+    input, forwarded), so a recurrence through the register costs the unit's latency,
+    not one cycle more. (The modulo scheduler and bench/bound.py both read this.)"""
+    if not isinstance(op, memref.StoreOp) or not is_scalar_memref(op.memref):
+        return False
+    owner = op.value.owner
+    return isinstance(owner, Operation) and op_kind(owner) is not None \
+        and op_cost(owner).latency >= 1
 
 
 def is_predicated(op: Operation | None) -> bool:
@@ -174,7 +207,7 @@ def op_kind(op: Operation) -> str | None:
         return "stream_put"
     if isinstance(op, stream.ClearOp):
         return "stream_clear"
-    kind = _BINARY_KINDS.get(type(op))
+    kind = _BINARY_KINDS.get(type(op)) or _FLOAT_KINDS.get(type(op))
     if kind is not None:
         return kind
     if op.name in WIRE_OP_NAMES:
@@ -200,7 +233,8 @@ def op_width(op: Operation) -> int:
         return 1
     if isinstance(op, (memref.StoreOp, stream.PutOp)):
         return bit_width(op.value.type)
-    if isinstance(op, (arith.CmpiOp,)) or not op.results:
+    if isinstance(op, (arith.CmpiOp, arith.CmpfOp, arith.SIToFPOp, arith.UIToFPOp)) \
+            or not op.results:  # (a conversion to float: the integer's width)
         return bit_width(op.operands[0].type)
     return bit_width(op.results[0].type)
 
@@ -233,6 +267,34 @@ def mul_operand_width(op: Operation) -> int:
                                          and oplib.mul_primitive(width) != "vichls_mul"):
         return narrow
     return width
+
+
+def float_unit_cell(op: Operation) -> tuple[str, dict[str, int]] | None:
+    """(primitive, parameters) of the float32 unit an operator is built on, or None for
+    other ops (the sign-bit ops are logic)."""
+    kind = op_kind(op)
+    if kind is None or oplib.float_unit(kind) is None:
+        return None
+    primitive = oplib.float_primitive(kind)
+    if kind == "fadd":
+        return primitive, {"SUB": int(isinstance(op, arith.SubfOp))}
+    if kind == "fcmp":
+        return primitive, {"PREDICATE": op.predicate.value.data}
+    if kind in ("itof", "ftoi"):
+        signed = isinstance(op, (arith.SIToFPOp, arith.FPToSIOp))
+        return primitive, {"WIDTH": op_width(op), "SIGNED": int(signed)}
+    return primitive, {}
+
+
+def pipelined_unit(op: Operation) -> tuple[str, dict[str, int]] | None:
+    """(primitive, parameters) of the pipelined cell ``op`` issues into (a multiplier by a
+    variable or a float32 unit of latency 1 or more), None for every other op. These cells
+    take new operands every cycle and may be shared across groups
+    (transforms/fpga/bind_multipliers.py)."""
+    unit = float_unit_cell(op)
+    if unit is not None:
+        return unit if oplib.float_latency(op_kind(op)) > 0 else None
+    return mul_unit(op)
 
 
 def mul_unit(op: Operation) -> tuple[str, dict[str, int]] | None:
@@ -273,7 +335,7 @@ def op_cost(op: Operation) -> oplib.OpCost:
         writers = sum(isinstance(use.operation, memref.StoreOp) for use in op.memref.uses)
         return oplib.OpCost(0, oplib.register_input_ns(writers))
     cost = oplib.cost(kind, mul_operand_width(op) if kind == "mul" else op_width(op))
-    if kind == "mul" and SHARERS_ATTR in op.attributes:  # its operands pass a multiplexer
+    if SHARERS_ATTR in op.attributes:  # a shared cell: its operands pass a multiplexer
         cost = oplib.shared_mul_cost(cost, op.attributes[SHARERS_ATTR].value.data,
                                      op_width(op))
     if any(isinstance(v.type, IndexType) for v in (*op.operands, *op.results)):

@@ -58,10 +58,19 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation
 
-from vichls.dialects.attributes import DEPTH_ATTR, DUAL_PORT_ATTR, II_ATTR, NAME_ATTR, PORT_ATTR, REASON_ATTR
+from vichls.dialects.attributes import (
+    DEPTH_ATTR,
+    DUAL_PORT_ATTR,
+    FORWARDED_ATTR,
+    II_ATTR,
+    NAME_ATTR,
+    PORT_ATTR,
+    REASON_ATTR,
+)
 from vichls.analysis.dependence import ANY, Every, LoopDependences
 from vichls.analysis.loop_utils import pipeline_ii
 from vichls.scheduling.list_schedule import (
+    forwarding_store,
     is_control,
     is_scalar_memref,
     op_cost,
@@ -562,15 +571,32 @@ def _needs_predicate(op: Operation) -> bool:
     return kind in ("mem_read", "mem_write", "reg_write", "div", "stream_get", "stream_put")
 
 
-def _access_gap(first: Operation, second: Operation, scalar: bool) -> int | None:
-    """Minimum cycles from ``first`` to ``second`` (same memory); None if no order."""
+def _access_gap(first: Operation, second: Operation, scalar: bool,
+                carried: bool = False) -> int | None:
+    """Minimum cycles from ``first`` to ``second`` (same memory); None if no order.
+    ``carried``: ``second`` belongs to a later iteration."""
     first_store = isinstance(first, memref.StoreOp)
     second_store = isinstance(second, memref.StoreOp)
     if not first_store and not second_store:
         return None
+    if first_store and carried and not second_store and forwarding_store(first):
+        return 0  # a later iteration's load reads the value written in that cycle
     if first_store:
         return 1  # RAW / WAW: the write lands at the end of its cycle
     return 0 if scalar else 1  # WAR: a register read sees the old value in the write's cycle
+
+
+def _mark_forwarded(ops: list[Operation], result) -> None:
+    """``vichls.forwarded`` on each register load scheduled in the cycle where the previous
+    iteration stores to that register (``forwarding_store``): it must read the value being
+    written, not the register's old content."""
+    times = {op: t for op, t in zip(ops, result.times)}
+    for op in ops:
+        if not (isinstance(op, memref.LoadOp) and is_scalar_memref(op.memref)):
+            continue
+        if any(forwarding_store(other) and other.memref is op.memref
+               and times[other] == times[op] + result.ii for other in ops):
+            op.attributes[FORWARDED_ATTR] = UnitAttr()
 
 
 def build_problem(loop: scf.ForOp, trip_count: int | None):
@@ -615,7 +641,7 @@ def build_problem(loop: scf.ForOp, trip_count: int | None):
                 gap_ab = _access_gap(ops[a], ops[b], scalar)
                 if gap_ab is None:
                     continue
-                gap_ba = _access_gap(ops[b], ops[a], scalar)
+                gap_ba = _access_gap(ops[b], ops[a], scalar, carried=True)
                 d = ANY if scalar else deps.distance(ops[a], ops[b])
                 if d is None:
                     continue
@@ -675,6 +701,7 @@ def schedule_pipelined_loop(loop: scf.ForOp, budget_ns: float, trip_count: int |
     for op, t, r in zip(ops, result.times, result.ready):
         op.attributes[CYCLE_ATTR] = IntegerAttr(t, i64)
         op.attributes[READY_ATTR] = IntegerAttr(r, i64)
+    _mark_forwarded(ops, result)
     _assign_ports(ops, nodes, result)
     loop.attributes[II_ATTR] = IntegerAttr(result.ii, i64)
     loop.attributes[DEPTH_ATTR] = IntegerAttr(result.depth, i64)

@@ -31,10 +31,13 @@ result in the cycle it is ready (clock-to-out of a RAM or register).
 
 from __future__ import annotations
 
+import functools
+import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from math import ceil, log2
+from pathlib import Path
 
 #: Time kept free in every cycle for register setup and clock-to-q on the default device
 #: (``register_reserve_ns()`` gives the active device's).
@@ -114,6 +117,9 @@ class Device:
     #: (transforms/fpga/bind_multipliers.py); False where the multiplexer in front of the block
     #: would not fit the cycle (ECP5 at 150 MHz)
     share_multipliers: bool = False
+    #: float32 units built on the vendor's blocks: (kind, primitive of rtl_templates/)
+    #: pairs replacing ``FLOAT_UNITS[kind].primitive`` on this device
+    vendor_float_units: tuple[tuple[str, str], ...] = ()
 
 
 XC7 = Device(
@@ -207,6 +213,71 @@ def div_latency(width: int) -> int:
     return max(width, 2) + 1
 
 
+@dataclass(frozen=True)
+class FloatUnit:
+    """A floating-point unit of rtl_templates/: fully pipelined (a new operation every
+    cycle), its latency (clock-enabled cycles from operands to result) as its template
+    declares it (``localparam LATENCY``, read by ``float_latency``: the unit is the one
+    source of its latency; a device may build a kind on a unit of its own,
+    ``Device.vendor_float_units``).
+    ``issue_ns``: the logic between the operand inputs and the first register; ``out_ns``:
+    between the last register and the result output (both on the xc7 scale; other
+    devices add their nets). Areas: Yosys synth_xilinx of the unit alone
+    (benchmarks/float_units.py)."""
+
+    primitive: str
+    operands: int
+    issue_ns: float
+    out_ns: float
+    lut: int
+    ff: int
+    dsp: int = 0
+
+
+
+def float_primitive(kind: str, dev: Device | None = None) -> str:
+    """The primitive of rtl_templates/ a float32 operator of ``kind`` is built on, on
+    ``dev`` (default: the active device)."""
+    d = dev or current_device()
+    return dict(d.vendor_float_units).get(kind, FLOAT_UNITS[kind].primitive)
+
+
+def float_latency(kind: str, dev: Device | None = None) -> int:
+    """The latency of the float32 unit of ``kind`` on ``dev``: its template's."""
+    return template_latency(float_primitive(kind, dev))
+
+
+_TEMPLATES = Path(__file__).resolve().parent.parent / "backend" / "verilog" / "rtl_templates"
+
+
+@functools.cache
+def template_latency(primitive: str) -> int:
+    """The ``localparam LATENCY = n;`` of the template ``primitive``.v."""
+    text = (_TEMPLATES / f"{primitive}.v").read_text()
+    found = re.search(r"localparam\s+LATENCY\s*=\s*(\d+)\s*;", text)
+    if found is None:
+        raise ValueError(f"rtl_templates/{primitive}.v declares no localparam LATENCY")
+    return int(found.group(1))
+
+
+#: the float32 operator kinds and their units (latency 0: combinational)
+FLOAT_UNITS: dict[str, FloatUnit] = {
+    "fadd": FloatUnit("vichls_fadd", 2, issue_ns=2.0, out_ns=0.0, lut=767, ff=671),
+    "fmul": FloatUnit("vichls_fmul", 2, issue_ns=2.0, out_ns=0.0, lut=350, ff=169, dsp=2),
+    "fdiv": FloatUnit("vichls_fdiv", 2, issue_ns=2.0, out_ns=0.0, lut=1135, ff=1751),
+    "fsqrt": FloatUnit("vichls_fsqrt", 1, issue_ns=2.0, out_ns=0.0, lut=561, ff=832),
+    # itof: its rounding adder sits after the last register (the result leaves through it)
+    "itof": FloatUnit("vichls_itof", 1, issue_ns=2.5, out_ns=2.0, lut=320, ff=211),
+    "ftoi": FloatUnit("vichls_ftoi", 1, issue_ns=2.0, out_ns=0.0, lut=149, ff=174),
+    "fcmp": FloatUnit("vichls_fcmp", 2, issue_ns=2.5, out_ns=0.0, lut=33, ff=0),
+}
+
+
+def float_unit(kind: str) -> FloatUnit | None:
+    """The unit of a float32 operator kind, None for other kinds."""
+    return FLOAT_UNITS.get(kind)
+
+
 def _carry(d: Device, w: int) -> float:
     return d.carry_base_ns + d.carry_per_bit_ns * w + d.net_ns
 
@@ -223,6 +294,20 @@ def cost(kind: str, width: int, dev: Device | None = None) -> OpCost:
         return OpCost(0, d.lut_ns + d.net_ns, lut=ceil(w / 2))
     if kind == "mux":
         return OpCost(0, d.lut_ns + 0.1 + d.net_ns, lut=w)
+    unit = FLOAT_UNITS.get(kind)
+    if unit is not None:
+        # the unit's own stages meet the device's clock by design; around it: the routed
+        # nets into its first stage and out of its last (for itof / ftoi the area grows
+        # with the integer's width, costed at 32 bits)
+        scale = max(1.0, w / 32) if kind in ("itof", "ftoi") else 1.0
+        latency = float_latency(kind, d)
+        if latency == 0:
+            return OpCost(0, unit.issue_ns + 2 * d.net_ns, lut=round(unit.lut * scale))
+        return OpCost(latency, unit.issue_ns + d.net_ns, lut=round(unit.lut * scale),
+                      ff=round(unit.ff * scale), dsp=unit.dsp,
+                      out_delay_ns=d.reg_out_ns + unit.out_ns + d.net_ns)
+    if kind == "fsign":  # negf / absf: the sign bit inverted or cleared
+        return OpCost(0, d.lut_ns + d.net_ns, lut=1)
     if kind in ("shift_const", "wire"):  # wiring only: extensions, truncations, casts
         return OpCost(0, 0.0)
     if kind == "shift_var":

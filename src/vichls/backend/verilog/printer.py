@@ -15,13 +15,14 @@ wrapped in ``verilator lint_off UNUSED`` on its own.
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects import comb, hw
-from xdsl.dialects.builtin import IntegerType, ModuleOp
+from xdsl.dialects.builtin import Float32Type, IntegerType, ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.utils.target import Target
 
@@ -364,7 +365,7 @@ class VerilogPrinter:
 def rom_module(name: str, cell: st.CellOp) -> str:
     """The module of one ROM cell: its values in an ``initial`` block and a registered read
     per port (one cycle, as a RAM's), the memory template that Yosys and vendor tools infer
-    as block or distributed ROM."""
+    as block or distributed ROM. A float32 table's words are its values' IEEE-754 bits."""
     params = {k: v.value.data for k, v in cell.params.data.items()}
     width, words, aw = params["WIDTH"], params["WORDS"], params["AW"]
     ports = sorted({n.data[len("address"):] for n in cell.port_names.data
@@ -375,7 +376,13 @@ def rom_module(name: str, cell: st.CellOp) -> str:
                   f"    output reg {_range(width)}q{p}"]
     mask = (1 << width) - 1
     digits = max(1, (width + 3) // 4)
-    values = [int(v) & mask for v in cell.attributes[ROM_ATTR].get_values()]
+    table = cell.attributes[ROM_ATTR]
+    if isinstance(table.get_element_type(), Float32Type):  # float32: the IEEE-754 bits
+        data = table.data.data
+        values = list(struct.unpack(f"<{len(data) // 4}I", data))
+        values = values * words if len(values) == 1 else values
+    else:
+        values = [int(v) & mask for v in table.get_values()]
     lines = [f"// vichls ROM: {words} words of {width} bits (a constant array), read in one "
              "cycle", f"module {name} (", ",\n".join(decls), ");",
              f"    reg {_range(width)}mem [0:{words - 1}];", "    initial begin"]

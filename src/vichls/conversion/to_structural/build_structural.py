@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith, comb, func, hw, memref, scf
 from xdsl.dialects.builtin import (
+    Float32Type,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -60,10 +61,11 @@ from vichls.dialects import stream
 from vichls.dialects import structural as st
 from vichls.scheduling.list_schedule import (
     bit_width,
+    float_unit_cell,
     is_predicated,
     is_scalar_memref,
-    mul_unit,
     op_kind,
+    pipelined_unit,
     power_of_two_divisor,
     predicate_of,
     predicated_ops,
@@ -82,11 +84,18 @@ from vichls.dialects.attributes import (
 )
 from vichls.analysis.loop_utils import pipeline_ii
 from vichls.scheduling.modulo_schedule import is_dual_port, iteration_ops
-from vichls.dialects.attributes import DEPTH_ATTR, II_ATTR, NAME_ATTR, PORT_ATTR, REASON_ATTR
+from vichls.dialects.attributes import (
+    DEPTH_ATTR,
+    FORWARDED_ATTR,
+    II_ATTR,
+    NAME_ATTR,
+    PORT_ATTR,
+    REASON_ATTR,
+)
 from vichls.errors import FpgaError
 from vichls.analysis.value_ranges import ValueRanges, signed_bits
 from vichls.signature import KernelSignature, signature_of, top_function
-from vichls.types import address_width
+from vichls.types import address_width, float32_bits
 
 _VERILOG_RESERVED = {"state", "fsm_state"}
 
@@ -266,7 +275,7 @@ class StructuralBuilder:
         self.needs: dict[SSAValue, bool] = {}  # values kept in a register: read by control?
         self.pipeline_ii: dict[str, int] = {}  # pipelined group -> its II
         #: (primitive, parameters, unit index) -> the multiplier cell (transforms/fpga/bind_multipliers)
-        self.multipliers: dict[tuple, st.CellOp] = {}
+        self.units: dict[tuple, st.CellOp] = {}
         self.predicate: tuple = ()  # (condition, polarity) of the ifs around the op built
         self.stream_sides: dict[tuple, StreamSide] = {}  # (stream value, "get"/"put") -> side
         self.stall_terms: list[tuple[SSAValue, SSAValue]] = []  # (op guard, side ready)
@@ -631,6 +640,8 @@ class StructuralBuilder:
 
     def constant_of(self, value: SSAValue) -> SSAValue:
         attr = value.owner.value
+        if isinstance(value.type, Float32Type):  # its IEEE-754 bits
+            return self.const(float32_bits(attr.value.data), 32)
         return self.const(attr.value.data, bit_width(value.type))
 
     def define(self, result: SSAValue, wire: SSAValue, group: str, ready: int, block: Block,
@@ -846,7 +857,13 @@ class StructuralBuilder:
         if isinstance(op, memref.LoadOp):
             hint = hint_of(result, f"{hint_of(op.memref, 'mem')}_value")
             if is_scalar_memref(op.memref):
-                wire = self.registers[op.memref].out
+                reg = self.registers[op.memref]
+                wire = reg.out
+                if FORWARDED_ATTR in op.attributes:  # the value written in this cycle
+                    if reg.next is None:
+                        reg.next = self.emit(comb.MuxOp(reg.en, reg.in_, reg.out),
+                                             self.names.fresh(f"{hint}_next")).result
+                    wire = reg.next
             else:
                 mem = self.memory_of(op)
                 g = self.op_guard(group, cycle)
@@ -854,6 +871,9 @@ class StructuralBuilder:
                 self.assign(block, mem.ce, self.const(1, 1), g)
                 wire = mem.q
             self.define(result, wire, group, ready, block, hint)
+            return
+        if op.name == "arith.bitcast":  # a float32's bits: the same wires
+            self.define(result, arg(0), group, ready, block, hint)
             return
         if op.name in ("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast",
                        "arith.index_castui"):
@@ -869,23 +889,50 @@ class StructuralBuilder:
             wire = self.divider(op, arg(0), arg(1), width, group, cycle, block, hint)
             self.define(result, wire, group, ready, block, hint)
             return
-        unit = mul_unit(op)
+        unit = pipelined_unit(op)
         if unit is not None:
             primitive, params = unit
             key = (primitive, tuple(sorted(params.items())), op.attributes[UNIT_ATTR].value.data)
-            cell = self.multipliers.get(key)
+            cell = self.units.get(key)
+            operands = [arg(i) for i in range(len(op.operands))]
+            out_port = "p" if kind == "mul" else "r"
             if cell is None:
                 cell = self.cell(hint, primitive, params,
-                                 [("ce", "in", 1), ("a", "in", width), ("b", "in", width),
-                                  ("p", "out", width)])
+                                 [("ce", "in", 1),
+                                  *((name, "in", v.type.width.data)
+                                    for name, v in zip("ab", operands)),
+                                  (out_port, "out", width)])
                 self.clock_enable(cell)
-                self.multipliers[key] = cell
+                self.units[key] = cell
             # a shared cell (transforms/fpga/bind_multipliers) takes the operands of the group
             # issuing in this cycle
             g = self.guard(group, cycle) if SHARERS_ATTR in op.attributes else None
-            self.top.add_op(st.AssignOp.of(cell.port("a"), arg(0), g))
-            self.top.add_op(st.AssignOp.of(cell.port("b"), arg(1), g))
-            self.define(result, cell.port("p"), group, ready, block, hint)
+            for name, v in zip("ab", operands):
+                self.top.add_op(st.AssignOp.of(cell.port(name), v, g))
+            self.define(result, cell.port(out_port), group, ready, block, hint)
+            return
+        if kind == "fcmp":  # combinational: a cell of its own
+            primitive, params = float_unit_cell(op)
+            cell = self.cell(hint, primitive, params, [
+                ("ce", "in", 1), ("a", "in", 32), ("b", "in", 32), ("r", "out", 1)])
+            self.top.add_op(st.AssignOp.of(cell.port("ce"), self.const(1, 1)))
+            for name, i in (("a", 0), ("b", 1)):
+                self.top.add_op(st.AssignOp.of(cell.port(name), arg(i)))
+            self.define(result, cell.port("r"), group, ready, block, hint)
+            return
+        if kind == "fsign":  # negf flips the sign bit, absf clears it
+            value = arg(0)
+            sign = self.emit(comb.ExtractOp(value, IntegerAttr(31, i32), IntegerType(1)),
+                             self.names.fresh("sign")).results[0]
+            if isinstance(op, arith.NegfOp):
+                sign = self.emit(comb.XorOp([sign, self.const(1, 1)]),
+                                 self.names.fresh("sign")).results[0]
+            else:
+                sign = self.const(0, 1)
+            magnitude = self.resize(value, 31, False, "magnitude")
+            wire = self.emit(comb.ConcatOp([sign, magnitude], IntegerType(32)),
+                             self.names.fresh(hint)).results[0]
+            self.define(result, wire, group, ready, block, hint)
             return
         folded = self.fold(op, arg, width)
         if folded is not None:

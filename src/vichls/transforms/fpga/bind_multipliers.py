@@ -1,4 +1,5 @@
-"""Bind the pipelined multipliers of groups that never run at the same time to shared cells.
+"""Bind the pipelined multipliers and floating-point units of groups that never run at the
+same time to shared cells.
 
 Why: binding one multiplier cell per multiply makes a design's DSP count the sum over all
 its loop nests, although the control runs one segment or pipelined loop at a time: mvt's
@@ -10,8 +11,9 @@ What: the ops of a function are grouped as the structural level groups them: one
 straight-line segment outside pipelined loops (scheduling/list_schedule.split_block, predicated ifs
 included) and one per pipelined loop. Within a group every pipelined multiply keeps its
 own cell (a pipelined iteration uses all of them in overlapping cycles); across groups the
-k-th multiply of a kind (``schedule.mul_unit``: primitive and parameters) in each group uses
-the kind's k-th cell. Every multiply gets ``vichls.unit`` = k; those whose cell serves
+k-th multiply of a kind (``list_schedule.pipelined_unit``: primitive and parameters; the
+float32 units of latency 1 or more count as multiplies here) in each group uses the kind's
+k-th cell. Every multiply gets ``vichls.unit`` = k; those whose cell serves
 several multiplies also get ``vichls.sharers``, which the scheduler and the estimator read
 (``oplib.shared_mul_cost``: an operand multiplexer, and the cell's cost spread over its
 users), and build_structural drives the cell's operands through a multiplexer on the
@@ -41,7 +43,7 @@ from xdsl.passes import ModulePass
 from vichls.targets import oplib
 from vichls.analysis.loop_utils import pipeline_ii
 from vichls.scheduling.modulo_schedule import iteration_ops
-from vichls.scheduling.list_schedule import is_predicated, mul_unit, split_block
+from vichls.scheduling.list_schedule import is_predicated, pipelined_unit, split_block
 from vichls.dialects.attributes import SHARERS_ATTR, UNIT_ATTR
 
 
@@ -52,7 +54,7 @@ def bind_multipliers(module: ModuleOp) -> None:
         for group in _groups(function):
             count: Counter = Counter()
             for op in group:
-                unit = mul_unit(op)
+                unit = pipelined_unit(op)
                 if unit is None:
                     continue
                 kind = (unit[0], tuple(sorted(unit[1].items())))

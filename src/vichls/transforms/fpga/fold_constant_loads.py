@@ -8,9 +8,9 @@ multiplication by a constant coefficient becomes shifts and adds).
 
 What: a ``memref.load`` whose memref is a ``memref.get_global`` of a constant
 ``memref.global`` with dense values, and whose indices are all ``arith.constant`` index
-values within the shape, is replaced by an ``arith.constant`` of that element. An index out
-of range (undefined in the language) is left alone. Dead ``get_global``s go with
-remove-dead-ops.
+values within the shape, is replaced by an ``arith.constant`` of that element (an f32
+constant for a float32 table). An index out of range (undefined in the language) is left
+alone. Dead ``get_global``s go with remove-dead-ops.
 
 Assumes the loop level after lower-affine-fpga (loads are ``memref.load`` with ``index``
 operands).
@@ -24,6 +24,8 @@ from xdsl.context import Context
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
+    Float32Type,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -63,11 +65,15 @@ def fold_constant_loads(module: ModuleOp) -> None:
             offset = offset * d + i
         if name not in values:
             values[name] = tuple(table.initial_value.get_values())
-        width = table.type.element_type.width.data
-        raw = int(values[name][offset]) & ((1 << width) - 1)
-        if width > 1 and raw >> (width - 1):
-            raw -= 1 << width
-        constant = arith.ConstantOp(IntegerAttr(raw, IntegerType(width)))
+        element = table.type.element_type
+        if isinstance(element, Float32Type):  # (a float32 table: its value, an f32)
+            constant = arith.ConstantOp(FloatAttr(float(values[name][offset]), element))
+        else:
+            width = element.width.data
+            raw = int(values[name][offset]) & ((1 << width) - 1)
+            if width > 1 and raw >> (width - 1):
+                raw -= 1 << width
+            constant = arith.ConstantOp(IntegerAttr(raw, IntegerType(width)))
         constant.location = op.location
         op.parent_block().insert_op_before(constant, op)
         op.res.replace_all_uses_with(constant.result)

@@ -42,6 +42,7 @@ The CPU back end runs the unpartitioned IR: partitioning changes no result.
 from __future__ import annotations
 
 import math
+import struct
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -49,8 +50,10 @@ from xdsl.dialects import affine, arith, func, memref, scf
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
+    BytesAttr,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
+    Float32Type,
     IndexType,
     IntegerAttr,
     MemRefType,
@@ -491,6 +494,14 @@ def _unroll_loops_indexing(array: SSAValue) -> None:
                 break
 
 
+def _f32_bits(values: DenseIntOrFPElementsAttr, count: int) -> list[int]:
+    """The IEEE-754 bits of the ``count`` elements of a dense f32 attribute (a splat held
+    once gives its one element ``count`` times)."""
+    data = values.data.data
+    bits = list(struct.unpack(f"<{len(data) // 4}I", data))
+    return bits * count if len(bits) == 1 else bits
+
+
 def _unflatten(offset: int, shape: tuple[int, ...]) -> tuple[int, ...]:
     index = []
     for d in reversed(shape):
@@ -579,14 +590,16 @@ class _Partitioner:
     def split_constant(self, get: memref.GetGlobalOp, split: _Split,
                        bank_type: MemRefType) -> list[SSAValue]:
         """A constant array's banks: one constant ``memref.global`` per bank holding the
-        elements that go there (the padding of the last banks is 0), read where the array
-        was read."""
+        elements that go there (the padding of the last banks is 0; a float32 table's
+        elements move as their bits), read where the array was read."""
         module = self.function.parent_op()
         name = get.name_.root_reference.data
         table = next(g for g in module.ops if isinstance(g, memref.GlobalOp)
                      and g.sym_name.data == name)
         shape = tuple(get.memref.type.get_shape())
-        values = list(table.initial_value.get_values())
+        is_f32 = isinstance(bank_type.element_type, Float32Type)
+        values = _f32_bits(table.initial_value, math.prod(shape)) if is_f32 \
+            else list(table.initial_value.get_values())
         taken = {g.sym_name.data for g in module.ops if isinstance(g, memref.GlobalOp)}
         bank_shape = tuple(bank_type.get_shape())
         banks = []
@@ -608,11 +621,12 @@ class _Partitioner:
                 n += split.factor
                 bank_name = f"{name}_{n}"
             taken.add(bank_name)
-            bank = memref.GlobalOp.get(
-                StringAttr(bank_name), bank_type,
-                DenseIntOrFPElementsAttr.from_list(
-                    TensorType(bank_type.element_type, list(bank_shape)), bank_values),
-                constant=UnitAttr())
+            tensor = TensorType(bank_type.element_type, list(bank_shape))
+            data = DenseIntOrFPElementsAttr(tensor, BytesAttr(struct.pack(
+                f"<{len(bank_values)}I", *bank_values))) if is_f32 \
+                else DenseIntOrFPElementsAttr.from_list(tensor, bank_values)
+            bank = memref.GlobalOp.get(StringAttr(bank_name), bank_type, data,
+                                       constant=UnitAttr())
             bank.attributes.update(table.attributes)
             bank.location = table.location
             module.body.block.insert_op_after(bank, table)
