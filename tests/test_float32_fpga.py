@@ -172,6 +172,8 @@ def test_a_float_accumulation_is_a_recurrence_of_the_adders_latency(kernels):
     latency = oplib.float_latency("fadd")
     assert loop["ii"] == latency, loop
     assert "recurrence" in loop["ii_reason"], loop
+    line = (f"N = {N}\n" + SOURCE).splitlines().index("        s = s + x[i] * y[i]") + 1
+    assert f"arith.addf at line {line} takes {latency} cycles" in loop["ii_reason"], loop
 
 
 def test_a_loop_without_a_recurrence_pipelines_at_ii_1(kernels, outcomes):

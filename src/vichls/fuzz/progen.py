@@ -230,7 +230,8 @@ class _Generator:
             options += ["load", "load"]
         if s.loops:
             options.append("loopvar")
-        tables = sorted(n for n, t in s.consts.items() if not isinstance(t.element, FixedType))
+        tables = sorted(n for n, t in s.consts.items()
+                        if not isinstance(t.element, (FixedType, FloatType)))
         if tables:  # (only in programs with tables: the others draw as they did)
             options.append("const")
         kind = self.rng.choice(options)
@@ -723,12 +724,14 @@ class _Generator:
 
     # -- float32: statements at the end of the top kernel, from their own draws ------------
     def float_extras(self, s: _Scope) -> list[str]:
-        """Now and then (always when the top takes a float32 array): float32 locals computed
-        from the integers (casts), the float array, literals and each other; a counted loop
+        """Now and then (always when the top takes a float32 array or the module has a
+        float32 table): float32 locals computed from the integers (casts), the float array,
+        the tables, literals and each other; a counted loop
         over the float array (an accumulation carried from iteration to iteration, which
         the schedule may pipeline or unroll); stores to the array; integer and bool locals
         from casts and comparisons of float values, which the return value may read."""
-        if not s.float_arrays and self.float_rng.random() >= 0.2:
+        float_tables = any(isinstance(t.element, FloatType) for t in s.consts.values())
+        if not s.float_arrays and not float_tables and self.float_rng.random() >= 0.2:
             return []
         main, saved = self.rng, (self.statements, self.straight)
         self.rng = self.float_rng
@@ -778,9 +781,12 @@ class _Generator:
         return lines
 
     def gleaf(self, s: _Scope) -> str:
+        tables = sorted(n for n, t in s.consts.items() if isinstance(t.element, FloatType))
         options = ["cast", "literal"] + ["local"] * 2 * bool(s.floats) + \
-            ["load"] * 3 * bool(s.float_arrays)
+            ["load"] * 3 * bool(s.float_arrays) + ["const"] * 2 * bool(tables)
         kind = self.rng.choice(options)
+        if kind == "const":
+            return self.read_const(s, self.rng.choice(tables))
         if kind == "local":
             return self.rng.choice(sorted(s.floats))
         if kind == "load":
@@ -997,6 +1003,14 @@ def _const_table(rng: random.Random, k: int) -> tuple[str, ArrayType, str]:
     return f"K{k}", ArrayType(element, shape), text
 
 
+def _float_table(rng: random.Random, k: int) -> tuple[str, ArrayType, str]:
+    """A module-level float32 table (1-d), edge values among its numbers."""
+    n = rng.choice(SIZES)
+    values = [repr(rng.choice([0.5, -0.75, 1e-3, 3.0e38, -1e-40, 0.0, -0.0, 7.0, 0.1,
+                               rng.uniform(-100, 100)])) for _ in range(n)]
+    return f"K{k}", ArrayType(float32, (n,)), "[" + ", ".join(values) + "]"
+
+
 def _spell(t) -> str:
     if isinstance(t, ArrayType):
         return f"{_spell(t.element)}[{', '.join(map(str, t.shape))}]"
@@ -1025,6 +1039,11 @@ def build_program(seed: int, directives=None) -> GeneratedProgram:
             tables.append(f"{name} = vichls.const({text}, {_spell(t.element)})")
             if isinstance(t.element, FixedType):
                 g.uses_fixed = True
+    if g.float_rng.random() < 0.1:  # a float32 table, which the float32 draws read
+        name, t, text = _float_table(g.float_rng, len(tables))
+        g.const_tables[name] = t
+        tables.append(f"{name} = vichls.const({text}, float32)")
+        g.uses_float = True
     fixed_params = []
     if g.fixed_rng.random() < 0.3:
         fixed_params = [("F0", ArrayType(g.fixed_rng.choice(FIXED_TYPES),

@@ -538,7 +538,9 @@ def _memory_name(value) -> str:
         name = owner.attributes.get(NAME_ATTR)
     if isinstance(name, StringAttr):
         return name.data
-    return value.name_hint or "a local array"
+    if value.name_hint:
+        return value.name_hint
+    return "a local variable" if is_scalar_memref(value) else "a local array"
 
 
 def iteration_ops(block: Block, predicate: tuple = ()) -> list[tuple[Operation, tuple]]:
@@ -627,7 +629,10 @@ def build_problem(loop: scf.ForOp, trip_count: int | None):
             owner = v.owner
             if isinstance(owner, Operation) and owner in index:
                 p = index[owner]
-                edges.append(MEdge(p, i, nodes[p].latency, 0, data=True))
+                # a multi-cycle unit on a recurrence is named in the II's reason
+                why = (f"{owner.name} at {_line(owner)} takes {nodes[p].latency} cycles"
+                       if nodes[p].latency > 1 else "")
+                edges.append(MEdge(p, i, nodes[p].latency, 0, data=True, why=why))
     deps = LoopDependences(loop, trip_count)
     by_memory: dict = {}
     for i, op in enumerate(ops):
