@@ -26,6 +26,7 @@ import argparse
 import math
 import shlex
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -59,8 +60,10 @@ def _explore(bench, seconds: float, jobs: int) -> dict:
     schedule = vichls.customize(bench.kernel)
     if result.chosen is not None:
         apply_directives(schedule, result.chosen.directives)
+    stop = ("time" if any("time budget" in n for n in result.notes) else
+            "cap" if any("--max-points" in n for n in result.notes) else "done")
     return dict(module=schedule.module(), directives=_spelled(schedule),
-                points=len(result.points), dse_s=time.perf_counter() - start,
+                points=len(result.points), dse_s=time.perf_counter() - start, stop=stop,
                 est_latency=result.chosen.latency if result.chosen else None,
                 notes=result.notes)
 
@@ -156,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
             wrong.append(f"{name}: " + "; ".join(diffs[:3]))
 
     header = ["kernel", "int32 none", "float32 none", "f32/i32", "float32 DSE", "speedup",
-              "DSE cyc/bnd", "II", "est. LUT none/DSE", "est. DSP none/DSE", "DSE points",
+              "DSE cyc/bnd", "II", "est. LUT none/DSE", "est. DSP none/DSE", "DSE points, s",
               "bit-exact", "DSE's directives"]
     lines, ratios, speedups = [], [], []
     for name, row in rows.items():
@@ -173,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
             dse_cells = [str(d["cycles"]), f"{speedup:.2f}" if speedup else "-",
                          f"{d['cycles'] / d['bound']:.2f}" if d.get("cycles") and d["bound"]
                          else "-", d["ii"], f"{f['lut']}/{d['lut']}", f"{f['dsp']}/{d['dsp']}",
-                         str(d["points"])]
+                         f"{d['points']}, {d['dse_s']:.0f} ({d['stop']})"]
             directives = d["directives"]
         lines.append([name, str(i["cycles"]), str(f["cycles"]),
                       f"{ratio:.2f}" if ratio else "-", *dse_cells,
@@ -204,20 +207,27 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown:
         command = "python benchmarks/polybench_float32.py " + shlex.join(
             sys.argv[1:] if argv is None else argv)
+        about = (
+            "Simulated cycles (Verilator, one build of every design) of each PolyBench "
+            "kernel that has a float32 variant (`benchmarks.suite.benchmarks(size, "
+            "element=\"float32\")`: all but floyd-warshall and nussinov, integer in "
+            "PolyBench too): the int32 kernel and the float32 kernel without directives, and "
+            "the float32 kernel with the directives `vichls.dse.explore` chooses (lowest "
+            "estimated latency within the PYNQ-Z1 budget, 10 ns clock). Each exploration is "
+            f"bounded to {args.dse_time:g} s of wall clock in {args.jobs} process(es) and to "
+            "200 points; \"DSE points, s\" says how many points it built, in how many "
+            "seconds, and why it stopped (done: no new neighbour; cap: 200 points; time: the "
+            "budget ran out, so that choice depends on the machine's speed: 2 cores shared "
+            "with other jobs here). Inputs: the suite's deterministic ones (float32: "
+            "PolyBench-style `(i * j + c) % n / n`, alpha = 1.5, beta = 1.2). Every result "
+            "is checked bit for bit against the kernel's Python call (numpy float32). "
+            "float32 units: fadd 5 cycles, fmul 4, fdiv 32. \"DSE cyc/bnd\": simulated "
+            "cycles over `vichls.bench.bound.cycle_bound` of the explored design (the bound "
+            "counts ports, units and loop-carried recurrences, not the depth of one "
+            "pipelined iteration: a reduction unrolled into a short pipeline, gesummv's, is "
+            "far above it); LUT and DSP are the compile report's estimates.")
         md = [f"# PolyBench in float32 beside int32 ({args.size} sizes)", "",
-              "Simulated cycles (Verilator, one build of every design) of each PolyBench "
-              "kernel that has a float32 variant (`benchmarks.suite.benchmarks(size, "
-              "element=\"float32\")`: all but floyd-warshall and nussinov, integer in PolyBench "
-              "too): the int32 kernel and the float32 kernel without directives, and the "
-              "float32 kernel with the directives `vichls.dse.explore` chooses (lowest "
-              "estimated latency within the PYNQ-Z1 budget, 10 ns clock), each exploration "
-              f"bounded to {args.dse_time:g} s of wall clock in {args.jobs} process(es). "
-              "Inputs: the suite's deterministic ones (float32: PolyBench-style "
-              "`(i * j + c) % n / n`, alpha = 1.5, beta = 1.2). Every result is checked bit "
-              "for bit against the kernel's Python call (numpy float32). float32 units: fadd "
-              "5 cycles, fmul 4, fdiv 32. \"DSE cyc/bnd\": simulated cycles over the lower "
-              "bound of the explored design; the LUT/DSP figures are the compile report's "
-              "estimates.", "",
+              textwrap.fill(about, 92, break_on_hyphens=False), "",
               f"    {command}", "",
               "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         md += ["| " + " | ".join(c.replace("|", "/") for c in line) + " |" for line in lines]

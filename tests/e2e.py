@@ -34,8 +34,8 @@ def _short(e: BaseException) -> str:
     return f"{type(e).__name__}: {e}\n{''.join(traceback.format_tb(e.__traceback__)[-3:])}"
 
 
-def run_batch(items: list[tuple[str, object, list[tuple]]], max_cycles: int = 2_000_000
-              ) -> dict[str, Outcome]:
+def run_batch(items: list[tuple[str, object, list[tuple]]], max_cycles: int = 2_000_000,
+              clock_period_ns: float = 10.0) -> dict[str, Outcome]:
     """items: (name, kernel, list of argument tuples). Returns an Outcome per name."""
     from vichls.driver.cpu import compile_cpu
     from vichls.flows.sim import SimDesign, build_simulation
@@ -64,7 +64,7 @@ def run_batch(items: list[tuple[str, object, list[tuple]]], max_cycles: int = 2_
         except Exception as e:  # noqa: BLE001
             out.errors.append(f"cpu: {_short(e)}")
         try:
-            design = compile_fpga(module)
+            design = compile_fpga(module, clock_period_ns=clock_period_ns)
             designs.append(SimDesign(design.verilog, design.signature, name=name,
                                      partitions=design.partitions))
             calls[name] = [copy_args(a) for a in normal]  # streams are updated in place

@@ -185,6 +185,21 @@ def test_a_loop_without_a_recurrence_pipelines_at_ii_1(kernels, outcomes):
     assert cycles < 64 + 40, cycles
 
 
+def test_on_the_ecp5_at_150_mhz_too(kernels, tmp_path):
+    """The ECP5's timing (operands of a unit straight from registers) gives other
+    schedules; they compute the same."""
+    rng = np.random.default_rng(7)
+    a, b = f32_pairs(rng, N)
+    x, y = (rng.standard_normal(64).astype(np.float32) for _ in range(2))
+    with oplib.use_device("ecp5"):
+        outcomes = run_batch([
+            ("ops_ecp5", kernels["ops"], [(a, b, *_zeros(kernels["ops"], 2))]),
+            ("dot_ecp5", Scheduled(kernels["dot_pipelined"]), [(x, y)]),
+        ], clock_period_ns=1000.0 / 150)
+    for out in outcomes.values():
+        assert_outcome(out)
+
+
 def test_the_verilog_of_a_float_kernel_lints_clean(kernels):
     from vichls.flows.lint import lint_verilog
 

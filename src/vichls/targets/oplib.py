@@ -232,7 +232,7 @@ class FloatUnit:
     lut: int
     ff: int
     dsp: int = 0
-
+    ecp5_ns: tuple[float, float] | None = None  # (issue, out) as routed on the ECP5
 
 
 def float_primitive(kind: str, dev: Device | None = None) -> str:
@@ -260,17 +260,27 @@ def template_latency(primitive: str) -> int:
     return int(found.group(1))
 
 
-#: the float32 operator kinds and their units (latency 0: combinational)
+#: the float32 operator kinds and their units (latency 0: combinational). ``ecp5_ns``: the
+#: issue and output logic as routed on the ECP5 (nextpnr, the units alone): their first
+#: stages fill most of a 5 ns cycle there, so an operand must come from a register
 FLOAT_UNITS: dict[str, FloatUnit] = {
-    "fadd": FloatUnit("vichls_fadd", 2, issue_ns=2.0, out_ns=0.0, lut=767, ff=671),
-    "fmul": FloatUnit("vichls_fmul", 2, issue_ns=2.0, out_ns=0.0, lut=350, ff=169, dsp=2),
-    "fdiv": FloatUnit("vichls_fdiv", 2, issue_ns=2.0, out_ns=0.0, lut=1135, ff=1751),
-    "fsqrt": FloatUnit("vichls_fsqrt", 1, issue_ns=2.0, out_ns=0.0, lut=561, ff=832),
+    "fadd": FloatUnit("vichls_fadd", 2, issue_ns=2.0, out_ns=0.0, lut=767, ff=671,
+                      ecp5_ns=(4.2, 0.0)),
+    "fmul": FloatUnit("vichls_fmul", 2, issue_ns=2.0, out_ns=0.0, lut=350, ff=169, dsp=2,
+                      ecp5_ns=(4.0, 0.0)),
+    "fdiv": FloatUnit("vichls_fdiv", 2, issue_ns=2.0, out_ns=0.0, lut=1135, ff=1751,
+                      ecp5_ns=(3.5, 0.0)),
+    "fsqrt": FloatUnit("vichls_fsqrt", 1, issue_ns=2.0, out_ns=0.0, lut=561, ff=832,
+                       ecp5_ns=(3.5, 0.0)),
     # itof: its rounding adder sits after the last register (the result leaves through it)
-    "itof": FloatUnit("vichls_itof", 1, issue_ns=2.5, out_ns=2.0, lut=320, ff=211),
-    "ftoi": FloatUnit("vichls_ftoi", 1, issue_ns=2.0, out_ns=0.0, lut=149, ff=174),
-    "fcmp": FloatUnit("vichls_fcmp", 2, issue_ns=2.5, out_ns=0.0, lut=33, ff=0),
+    "itof": FloatUnit("vichls_itof", 1, issue_ns=2.5, out_ns=2.0, lut=320, ff=211,
+                      ecp5_ns=(4.2, 4.4)),
+    "ftoi": FloatUnit("vichls_ftoi", 1, issue_ns=2.0, out_ns=0.0, lut=149, ff=174,
+                      ecp5_ns=(4.0, 0.0)),
+    "fcmp": FloatUnit("vichls_fcmp", 2, issue_ns=2.5, out_ns=0.0, lut=33, ff=0,
+                      ecp5_ns=(3.0, 0.0)),
 }
+
 
 
 def float_unit(kind: str) -> FloatUnit | None:
@@ -301,11 +311,14 @@ def cost(kind: str, width: int, dev: Device | None = None) -> OpCost:
         # with the integer's width, costed at 32 bits)
         scale = max(1.0, w / 32) if kind in ("itof", "ftoi") else 1.0
         latency = float_latency(kind, d)
+        if d is ECP5 and unit.ecp5_ns is not None:  # measured there, nets included
+            issue, out = unit.ecp5_ns[0], d.reg_out_ns + unit.ecp5_ns[1]
+        else:
+            issue, out = unit.issue_ns + d.net_ns, d.reg_out_ns + unit.out_ns + d.net_ns
         if latency == 0:
-            return OpCost(0, unit.issue_ns + 2 * d.net_ns, lut=round(unit.lut * scale))
-        return OpCost(latency, unit.issue_ns + d.net_ns, lut=round(unit.lut * scale),
-                      ff=round(unit.ff * scale), dsp=unit.dsp,
-                      out_delay_ns=d.reg_out_ns + unit.out_ns + d.net_ns)
+            return OpCost(0, issue + d.net_ns, lut=round(unit.lut * scale))
+        return OpCost(latency, issue, lut=round(unit.lut * scale), ff=round(unit.ff * scale),
+                      dsp=unit.dsp, out_delay_ns=out)
     if kind == "fsign":  # negf / absf: the sign bit inverted or cleared
         return OpCost(0, d.lut_ns + d.net_ns, lut=1)
     if kind in ("shift_const", "wire"):  # wiring only: extensions, truncations, casts
