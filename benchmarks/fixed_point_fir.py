@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import vichls  # noqa: E402
 from benchmarks.fixed_point.fir16 import N, T, fir16  # noqa: E402
-from vichls.bench.bound import cycle_bound  # noqa: E402
+from benchmarks.measure import schedule_table  # noqa: E402
 
 SCHEDULES = {
     "no directives": lambda s: s,
@@ -43,24 +42,8 @@ def main(argv=None) -> int:
     taps = vichls.from_bits(rng.integers(tap_type.min, tap_type.max + 1, T), tap_type)
     expected = np.zeros(N)
     fir16(x.copy(), taps.copy(), expected)
-    rows = ["| schedule | bit-exact | cycles | bound | ratio | II | LUT | FF | DSP | compile s |",
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for label, apply in SCHEDULES.items():
-        s = apply(vichls.customize(fir16))
-        start = time.perf_counter()
-        hw = s.build(target="fpga")
-        took = time.perf_counter() - start
-        sim = s.build(target="sim")
-        y = np.zeros(N)
-        sim(x.copy(), taps.copy(), y)
-        bound = cycle_bound(s.module()).cycles
-        iis = [str(loop["ii"]) for loop in hw.report["loops"] if loop.get("pipelined")]
-        r = hw.report["resources"]
-        exact = "yes" if np.array_equal(y, expected) else "NO"
-        rows.append(f"| {label} | {exact} | {sim.last_cycles} | {bound} | "
-                    f"{sim.last_cycles / bound:.3f} | {', '.join(iis) or '-'} | {r['lut']} | "
-                    f"{r['ff']} | {r['dsp']} | {took:.1f} |")
-        print(rows[-1], flush=True)
+    rows = schedule_table(fir16, SCHEDULES, (x, taps, np.zeros(N)),
+                          lambda run: np.array_equal(run[2], expected))
     text = "\n".join(rows) + "\n"
     if args.markdown:
         Path(args.markdown).write_text(text)

@@ -13,16 +13,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import vichls  # noqa: E402
 from benchmarks.float32.gemm32 import N, gemm32  # noqa: E402
-from vichls.bench.bound import cycle_bound  # noqa: E402
+from benchmarks.measure import schedule_table  # noqa: E402
 
 SCHEDULES = {
     "no directives": lambda s: s,
@@ -42,24 +40,9 @@ def main(argv=None) -> int:
     b = rng.standard_normal((N, N)).astype(np.float32)
     expected = np.zeros((N, N), dtype=np.float32)
     gemm32(a.copy(), b.copy(), expected)
-    rows = ["| schedule | bit-exact | cycles | bound | ratio | II | LUT | FF | DSP | compile s |",
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for label, apply in SCHEDULES.items():
-        s = apply(vichls.customize(gemm32))
-        start = time.perf_counter()
-        hw = s.build(target="fpga")
-        took = time.perf_counter() - start
-        sim = s.build(target="sim")
-        c = np.zeros((N, N), dtype=np.float32)
-        sim(a.copy(), b.copy(), c)
-        bound = cycle_bound(s.module()).cycles
-        iis = [str(loop["ii"]) for loop in hw.report["loops"] if loop.get("pipelined")]
-        r = hw.report["resources"]
-        exact = "yes" if np.array_equal(c.view(np.uint32), expected.view(np.uint32)) else "NO"
-        rows.append(f"| {label} | {exact} | {sim.last_cycles} | {bound} | "
-                    f"{sim.last_cycles / bound:.3f} | {', '.join(iis) or '-'} | {r['lut']} | "
-                    f"{r['ff']} | {r['dsp']} | {took:.1f} |")
-        print(rows[-1], flush=True)
+    rows = schedule_table(gemm32, SCHEDULES, (a, b, np.zeros((N, N), dtype=np.float32)),
+                          lambda run: np.array_equal(run[2].view(np.uint32),
+                                                     expected.view(np.uint32)))
     text = "\n".join(rows) + "\n"
     if args.markdown:
         Path(args.markdown).write_text(text)
