@@ -226,7 +226,6 @@ class FloatUnit:
     (benchmarks/float_units.py)."""
 
     primitive: str
-    operands: int
     issue_ns: float
     out_ns: float
     lut: int
@@ -264,20 +263,20 @@ def template_latency(primitive: str) -> int:
 #: issue and output logic as routed on the ECP5 (nextpnr, the units alone): their first
 #: stages fill most of a 5 ns cycle there, so an operand must come from a register
 FLOAT_UNITS: dict[str, FloatUnit] = {
-    "fadd": FloatUnit("vichls_fadd", 2, issue_ns=2.0, out_ns=0.0, lut=767, ff=671,
+    "fadd": FloatUnit("vichls_fadd", issue_ns=2.0, out_ns=0.0, lut=767, ff=671,
                       ecp5_ns=(4.2, 0.0)),
-    "fmul": FloatUnit("vichls_fmul", 2, issue_ns=2.0, out_ns=0.0, lut=350, ff=169, dsp=2,
+    "fmul": FloatUnit("vichls_fmul", issue_ns=2.0, out_ns=0.0, lut=350, ff=169, dsp=2,
                       ecp5_ns=(4.0, 0.0)),
-    "fdiv": FloatUnit("vichls_fdiv", 2, issue_ns=2.0, out_ns=0.0, lut=1135, ff=1751,
+    "fdiv": FloatUnit("vichls_fdiv", issue_ns=2.0, out_ns=0.0, lut=1135, ff=1751,
                       ecp5_ns=(3.5, 0.0)),
-    "fsqrt": FloatUnit("vichls_fsqrt", 1, issue_ns=2.0, out_ns=0.0, lut=561, ff=832,
+    "fsqrt": FloatUnit("vichls_fsqrt", issue_ns=2.0, out_ns=0.0, lut=561, ff=832,
                        ecp5_ns=(3.5, 0.0)),
     # itof: its rounding adder sits after the last register (the result leaves through it)
-    "itof": FloatUnit("vichls_itof", 1, issue_ns=2.5, out_ns=2.0, lut=320, ff=211,
+    "itof": FloatUnit("vichls_itof", issue_ns=2.5, out_ns=2.0, lut=320, ff=211,
                       ecp5_ns=(4.2, 4.4)),
-    "ftoi": FloatUnit("vichls_ftoi", 1, issue_ns=2.0, out_ns=0.0, lut=149, ff=174,
+    "ftoi": FloatUnit("vichls_ftoi", issue_ns=2.0, out_ns=0.0, lut=149, ff=174,
                       ecp5_ns=(4.0, 0.0)),
-    "fcmp": FloatUnit("vichls_fcmp", 2, issue_ns=2.5, out_ns=0.0, lut=33, ff=0,
+    "fcmp": FloatUnit("vichls_fcmp", issue_ns=2.5, out_ns=0.0, lut=33, ff=0,
                       ecp5_ns=(3.0, 0.0)),
 }
 
