@@ -22,35 +22,17 @@ from vichls.targets import oplib
 
 from e2e import Scheduled, assert_outcome, run_batch
 from float_rtl import f32_pairs
+from test_float32 import SOURCE as CPU_SOURCE
+
+# the operators' kernel is the CPU test's own (tests/test_float32.py), compiled here for the FPGA
+OPS = CPU_SOURCE[CPU_SOURCE.index("@kernel\ndef ops("):CPU_SOURCE.index("@kernel\ndef casts(")]
 
 SOURCE = '''
 from vichls import kernel, float32, int8, int32, int64, uint16, uint64, bool_, sqrt
 import vichls
 
 
-@kernel
-def ops(a: float32[N], b: float32[N], add: float32[N], sub: float32[N], mul: float32[N],
-        div: float32[N], lo: float32[N], hi: float32[N], neg: float32[N], ab: float32[N],
-        root: float32[N], lt: bool_[N], le: bool_[N], gt: bool_[N], ge: bool_[N],
-        eq: bool_[N], ne: bool_[N]):
-    for i in range(N):
-        add[i] = a[i] + b[i]
-        sub[i] = a[i] - b[i]
-        mul[i] = a[i] * b[i]
-        div[i] = a[i] / b[i]
-        lo[i] = min(a[i], b[i])
-        hi[i] = max(a[i], b[i])
-        neg[i] = -a[i]
-        ab[i] = abs(a[i])
-        root[i] = sqrt(a[i])
-        lt[i] = a[i] < b[i]
-        le[i] = a[i] <= b[i]
-        gt[i] = a[i] > b[i]
-        ge[i] = a[i] >= b[i]
-        eq[i] = a[i] == b[i]
-        ne[i] = a[i] != b[i]
-
-
+''' + OPS + '''
 @kernel
 def casts(f: float32[N], i8: int8[N], i32: int32[N], u16: uint16[N], i64: int64[N],
           u64: uint64[N], of_i8: float32[N], of_i32: float32[N], of_u16: float32[N],
