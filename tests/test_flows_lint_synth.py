@@ -77,3 +77,21 @@ def test_xilinx_resources():
         "endmodule\n"
     )
     assert synth_xilinx_resources(mul, "mul")["dsp"] == 1  # a 16 x 16 product fits one DSP48E1
+
+
+def test_cell_counts_include_the_submodules_yosys_kept(tmp_path):
+    """A unit whose stages are kept as submodules (keep_hierarchy, as vichls_fmul_ecp5 does)
+    counts with their cells, once per instance."""
+    import json
+
+    from vichls.flows.synth import _cells_of_top
+
+    stat = {"modules": {
+        "\\top": {"num_cells_by_type": {"LUT4": 2, "\\stage": 3, "FDRE": 1}},
+        "\\stage": {"num_cells_by_type": {"LUT4": 5, "\\leaf": 2}},
+        "\\leaf": {"num_cells_by_type": {"CARRY4": 1}},
+        "\\unused": {"num_cells_by_type": {"LUT4": 100}},
+    }}
+    path = tmp_path / "stat.json"
+    path.write_text(json.dumps(stat))
+    assert _cells_of_top(path, "top") == {"LUT4": 17, "FDRE": 1, "CARRY4": 6}

@@ -326,6 +326,16 @@ def _device_options(parser: argparse.ArgumentParser) -> None:
                         help="schedule for this clock frequency (overrides --clock-period)")
 
 
+def _limit_options(parser: argparse.ArgumentParser) -> None:
+    """--max-unroll: how many copies of a loop body one directive may make."""
+    from vichls.limits import MAX_UNROLL_COPIES
+
+    parser.add_argument("--max-unroll", type=positive_int, metavar="N",
+                        help="refuse a directive (unroll, pipeline, complete partition) "
+                             f"that unrolls more than N copies of a loop body (default: "
+                             f"{MAX_UNROLL_COPIES})")
+
+
 def _finite(text: str) -> float:
     try:
         value = float(text)
@@ -399,6 +409,7 @@ def make_parser() -> argparse.ArgumentParser:
     c.add_argument("--clock-period", type=positive_number, default=10.0, metavar="NS",
                    help="target clock period in ns for scheduling (default: 10)")
     _device_options(c)
+    _limit_options(c)
     c.add_argument("--emit", choices=EMIT_KINDS,
                    help="print one level instead (to stdout, or into -o DIR if given): "
                         "loop-level IR, structural IR, Verilog, or LLVM IR")
@@ -413,6 +424,7 @@ def make_parser() -> argparse.ArgumentParser:
     s.add_argument("--top", metavar="NAME")
     s.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     s.add_argument("--runs", type=positive_int, default=20, help="number of random calls (default 20)")
+    _limit_options(s)
     s.add_argument("--simulator", choices=("verilator", "icarus"), default="verilator")
     s.add_argument("--clock-period", type=positive_number, default=10.0, metavar="NS")
     s.add_argument("--max-cycles", type=positive_int, default=10_000_000,
@@ -542,6 +554,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.output is None and args.emit is None:
             args.output = "out"
     try:
+        if getattr(args, "max_unroll", None) is not None:
+            from vichls.limits import use_unroll_limit
+
+            with use_unroll_limit(args.max_unroll):
+                return args.func(args)
         return args.func(args)
     except VichlsError as e:
         print(str(e), file=sys.stderr)

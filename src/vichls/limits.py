@@ -101,3 +101,38 @@ def deep(fn):
         return outcome.get("value")
 
     return wrapper
+
+
+# -- how far a directive may unroll --------------------------------------------------------
+
+#: The most copies of a loop body one directive may make (unroll, the inner loops a
+#: pipeline unrolls, the loops a complete partition unrolls): beyond it the design and the
+#: compile time grow out of any device's reach, and the directive is refused, naming the
+#: loop and the count. ``use_unroll_limit`` (``--max-unroll`` on the command line) moves it.
+MAX_UNROLL_COPIES = 4096
+
+_unroll_limit: contextvars.ContextVar[int] = contextvars.ContextVar(
+    "vichls_unroll_limit", default=MAX_UNROLL_COPIES)
+
+
+def unroll_limit() -> int:
+    """The active limit on the copies one directive may make."""
+    return _unroll_limit.get()
+
+
+@contextlib.contextmanager
+def use_unroll_limit(copies: int):
+    """Allow up to ``copies`` copies of a loop body per directive for the duration."""
+    if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+        raise ValueError(f"the unroll limit must be a positive integer, not {copies!r}")
+    token = _unroll_limit.set(copies)
+    try:
+        yield
+    finally:
+        _unroll_limit.reset(token)
+
+
+def unroll_limit_hint() -> str:
+    """What a refusal says about moving the limit."""
+    return (f"the limit is {unroll_limit()} copies; vichls compile --max-unroll N or "
+            "vichls.limits.use_unroll_limit(N) raises it")

@@ -117,9 +117,34 @@ def constant_bounds(loop: Operation) -> ConstantBounds | None:
     return ConstantBounds(lower, upper, loop.step.value.data)
 
 
+def unrolled_copies(block: Block) -> int:
+    """How many copies of loop bodies unrolling every constant-bound loop in ``block``
+    (nested ones included) makes: each loop counts its trip count times what its own body
+    makes (at least one copy); loops side by side add up. What a pipeline directive
+    implies for the loops inside its loop, and what limits.unroll_limit bounds."""
+    total = 0
+    for op in block.ops:
+        if isinstance(op, affine.ForOp):
+            bounds = constant_bounds(op)
+            trips = bounds.trip_count if bounds is not None else 1
+            total += trips * max(1, unrolled_copies(op.body.block))
+        else:
+            for region in op.regions:
+                for inner in region.blocks:
+                    total += unrolled_copies(inner)
+    return total
+
+
 def loop_display_name(loop: Operation) -> str:
+    """The loop's name while directives run, else its induction variable's (the source
+    name, made unique: ``i_1`` for a second loop over ``i``), else the op's name."""
     name = loop.attributes.get(LOOP_NAME)
-    return name.data if isinstance(name, StringAttr) else loop.name
+    if isinstance(name, StringAttr):
+        return name.data
+    body = loop.regions[0].blocks[0] if loop.regions and loop.regions[0].blocks else None
+    if body is not None and body.args and body.args[0].name_hint:
+        return body.args[0].name_hint
+    return loop.name
 
 
 def new_affine_for(bounds: ConstantBounds, body_ops: Sequence[Operation], template: Operation,

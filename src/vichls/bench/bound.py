@@ -62,6 +62,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from vichls.analysis.loop_utils import defined_inside, pipeline_ii
+from vichls.analysis.memory_names import display_name
 from vichls.dialects.attributes import LOOP_NAME_ATTR as LOOP_NAME
 from vichls.analysis.static_eval import KnownMemory, evaluate
 from vichls.scheduling.modulo_schedule import is_dual_port
@@ -250,7 +251,7 @@ class _Counts:
 
     def nest_bound(self, name: str) -> NestBound:
         candidates = [(0, "empty")]
-        candidates += [(ceil(n / _ports(m)), f"port {_memory_name(m)}")
+        candidates += [(ceil(n / _ports(m)), f"port {display_name(m)}")
                        for m, n in self.accesses.items()]
         candidates += [(n, f"unit {op.name}") for op, n in self.issues.items()]
         candidates += [(n, f"recurrence {_nest_name(loop)}")
@@ -266,7 +267,7 @@ def _segment_bound(ops: list[Operation]) -> NestBound:
         if op_kind(op) in ("mem_read", "mem_write"):
             accesses[op.memref] += 1
     candidates = [(_longest_path(ops), "path")]
-    candidates += [(ceil(n / _ports(m)), f"port {_memory_name(m)}") for m, n in accesses.items()]
+    candidates += [(ceil(n / _ports(m)), f"port {display_name(m)}") for m, n in accesses.items()]
     cycles, limit = max(candidates, key=lambda c: c[0])
     return NestBound("straight-line", cycles, limit)
 
@@ -293,10 +294,6 @@ def _longest_path(ops: list[Operation]) -> int:
         start = max((finish[v.owner] for v in op.operands if v.owner in finish), default=0)
         finish[op] = start + _latency(op)
     return max(finish.values(), default=0)
-
-
-def _memory_name(mem: SSAValue) -> str:
-    return mem.name_hint or "array"
 
 
 def _nest_name(op: Operation) -> str:

@@ -341,6 +341,9 @@ def make_report(
         f"asked for: {loop.get('ii_reason', 'see the schedule')}"
         for loop in timing.loops if loop.get("pipelined") and loop["ii"] > loop["requested_ii"]
     ]
+    resources = {"lut": round(totals["lut"] * device.lut_scale),
+                 **{k: round(totals[k]) for k in ("ff", "dsp", "bram18")}}
+    warnings += oplib.over_capacity(resources, device)
     return {
         "top": sig.name,
         "warnings": warnings,
@@ -349,8 +352,7 @@ def make_report(
         "interface": {"ports": port_entries, "arrays": arrays, **({"streams": streams} if streams else {})},
         "latency": {"min": timing.low, "max": timing.high},
         "loops": timing.loops,
-        "resources": {"lut": round(totals["lut"] * device.lut_scale),
-                      **{k: round(totals[k]) for k in ("ff", "dsp", "bram18")}},
+        "resources": resources,
         "operators": dict(sorted(operators.items())),
     }
 

@@ -590,7 +590,8 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
                              "latency": rep["latency"]["min"],
                              "loops": rep["loops"]})
         loops += [{**loop, "task": name} for loop in rep["loops"]]
-        warnings += [f"task '{name}': {w}" for w in rep["warnings"]]
+        whole = set(oplib.over_capacity(rep["resources"]))  # said once, for the design
+        warnings += [f"task '{name}': {w}" for w in rep["warnings"] if w not in whole]
         resources.update(rep["resources"])
         operators.update(rep["operators"])
     channel_entries = []
@@ -633,6 +634,8 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
                for p in signature.params if p.is_stream}
     if streams:
         interface["streams"] = streams
+    totals = {k: int(resources[k]) for k in ("lut", "ff", "dsp", "bram18")}
+    warnings += oplib.over_capacity(totals)
     return {
         "top": signature.name,
         "warnings": warnings,
@@ -641,7 +644,7 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
         "interface": interface,
         "latency": {"min": latency, "max": None},
         "loops": loops,
-        "resources": {k: int(resources[k]) for k in ("lut", "ff", "dsp", "bram18")},
+        "resources": totals,
         "operators": dict(sorted(operators.items())),
         "dataflow": {
             "tasks": task_entries,

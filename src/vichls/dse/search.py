@@ -46,9 +46,11 @@ from vichls.dse.evaluate import (
 from vichls.dse.pareto import pareto_front
 from vichls.dse.space import Point, Space, python_of
 from vichls.errors import VichlsError
+from vichls.targets import oplib
 
-#: A PYNQ-Z1 board's xc7z020: 53,200 LUTs, 106,400 FFs, 220 DSP48s, 280 BRAM18s.
-PYNQ_Z1 = {"lut": 53200, "ff": 106400, "dsp": 220, "bram18": 280}
+#: A PYNQ-Z1 board's xc7z020: 53,200 LUTs, 106,400 FFs, 220 DSP48s, 280 BRAM18s (the xc7
+#: device's part in the operator library, which the compile report warns against).
+PYNQ_Z1 = dict(oplib.XC7.capacity)
 
 
 class DseMismatch(VichlsError):

@@ -65,10 +65,24 @@ def _run(verilog: str, top: str, script: str) -> tuple[str, Path, tempfile.Tempo
 def _cells_of_top(stat_json: Path, top: str) -> dict[str, int]:
     data = json.loads(stat_json.read_text())
     modules = data.get("modules", {})
-    entry = modules.get("\\" + top) or modules.get(top)
-    if entry is None:  # a single flattened module under another spelling
-        entry = next(iter(modules.values()), {})
-    return {k.lstrip("\\"): int(v) for k, v in entry.get("num_cells_by_type", {}).items()}
+    by_name = {name.lstrip("\\"): entry for name, entry in modules.items()}
+    if top not in by_name:  # a single flattened module under another spelling
+        by_name[top] = next(iter(modules.values()), {})
+    totals: dict[str, int] = {}
+
+    def add(module: str, times: int, depth: int) -> None:
+        # a submodule kept by keep_hierarchy (not flattened) counts with its own cells
+        if depth > 64:
+            raise RuntimeError(f"Yosys stat: the hierarchy under {top} does not end")
+        for cell, n in by_name[module].get("num_cells_by_type", {}).items():
+            cell = cell.lstrip("\\")
+            if cell in by_name and cell != module:
+                add(cell, times * int(n), depth + 1)
+            else:
+                totals[cell] = totals.get(cell, 0) + times * int(n)
+
+    add(top, 1, 0)
+    return totals
 
 
 def synth_check(verilog: str, top: str) -> SynthReport:

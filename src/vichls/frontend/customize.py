@@ -157,6 +157,8 @@ class Schedule:
             raise self._fail(d, "interface must be 'ap_ctrl_hs' or 'ap_ctrl_chain'")
         if d.kind == "pipeline" and not (isinstance(opts.get("ii"), int) and opts["ii"] >= 1):
             raise self._fail(d, "ii must be a positive integer")
+        if d.kind == "pipeline" and not isinstance(opts.get("flatten", True), bool):
+            raise self._fail(d, "flatten must be True or False")
         if d.kind == "unroll" and opts.get("factor") is not None and not (
                 isinstance(opts["factor"], int) and opts["factor"] >= 1):
             raise self._fail(d, "factor must be a positive integer")
@@ -193,8 +195,14 @@ class Schedule:
                     raise self._fail(d, f"factor {factor} is larger than the partitioned "
                                         f"dimension ({min(dims)}) of '{name}'")
 
-    def pipeline(self, loop: str, ii: int = 1) -> "Schedule":
-        return self._record("pipeline", (loop,), ii=ii)
+    def pipeline(self, loop: str, ii: int = 1, flatten: bool = True) -> "Schedule":
+        """Overlap the iterations of ``loop``, one starting every ``ii`` cycles; its inner
+        loops are unrolled and, as Vitis HLS does, a perfect or semi-perfect nest around
+        it is flattened into one pipelined loop (``flatten=False``: the loops around it
+        stay, and the pipeline fills and drains in every iteration of the one around)."""
+        if flatten is True:  # (the default is not recorded: directives spell as before)
+            return self._record("pipeline", (loop,), ii=ii)
+        return self._record("pipeline", (loop,), ii=ii, flatten=flatten)
 
     def unroll(self, loop: str, factor: int | None = None) -> "Schedule":
         return self._record("unroll", (loop,), factor=factor)

@@ -250,6 +250,7 @@ class FunctionBuilder:
                 self.slots[sym] = create.results[0]
                 continue
             self.slots[sym] = self.alloca(sym.scalar, sym.type.shape if sym.is_array else ())
+            self.slots[sym].name_hint = sym.uid  # (the II report names the register)
             if sym.is_array:  # so that directives (s.partition) can find the local array
                 self.slots[sym].owner.attributes[NAME_ATTR] = StringAttr(sym.name)
         for sym, c in kt.consts:  # constant arrays: their globals, read like arrays

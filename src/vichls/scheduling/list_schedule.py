@@ -55,6 +55,7 @@ from vichls.dialects.attributes import (
     READY_ATTR,
     SHARERS_ATTR,
 )
+from vichls.analysis.memory_names import is_scalar_memref  # noqa: F401 (used here and re-exported)
 from vichls.targets import oplib
 from vichls.dialects import stream
 
@@ -126,10 +127,6 @@ def stream_port(op: Operation):
     if isinstance(op, (stream.PutOp, stream.ClearOp)):  # a clear resets the write side
         return (op.stream, "put")
     return None
-
-
-def is_scalar_memref(value) -> bool:
-    return isinstance(value.type, MemRefType) and len(value.type.get_shape()) == 0
 
 
 def forwarding_store(op: Operation) -> bool:

@@ -63,11 +63,11 @@ from vichls.dialects.attributes import (
     DUAL_PORT_ATTR,
     FORWARDED_ATTR,
     II_ATTR,
-    NAME_ATTR,
     PORT_ATTR,
     REASON_ATTR,
 )
 from vichls.analysis.dependence import ANY, Every, LoopDependences
+from vichls.analysis.memory_names import described, display_name
 from vichls.analysis.loop_utils import pipeline_ii
 from vichls.scheduling.list_schedule import (
     forwarding_store,
@@ -526,23 +526,6 @@ def _line(op: Operation) -> str:
     return f"line {loc.line.data}" if isinstance(loc, FileLineColLoc) else op.name
 
 
-def _memory_name(value) -> str:
-    """The array's name in the kernel (a bank's: ``A_2``)."""
-    owner = value.owner
-    name = None
-    if isinstance(owner, Block):
-        function = owner.parent_op()
-        if function is not None and getattr(function, "arg_attrs", None) is not None:
-            name = function.arg_attrs.data[value.index].data.get(NAME_ATTR)
-    else:
-        name = owner.attributes.get(NAME_ATTR)
-    if isinstance(name, StringAttr):
-        return name.data
-    if value.name_hint:
-        return value.name_hint
-    return "a local variable" if is_scalar_memref(value) else "a local array"
-
-
 def iteration_ops(block: Block, predicate: tuple = ()) -> list[tuple[Operation, tuple]]:
     """The scheduled operations of a pipelined body with their predicates: tuples of
     (condition value, polarity) for every enclosing ``scf.if``, outermost first."""
@@ -560,12 +543,12 @@ def iteration_ops(block: Block, predicate: tuple = ()) -> list[tuple[Operation, 
 
 
 def _why(name: str, first: Operation, second: Operation, distance: int) -> str:
-    """'a' written at line 6, read at line 6 one iteration later."""
+    """array 'a' written at line 6, read at line 6 one iteration later."""
     def verb(op):
         return "written" if isinstance(op, memref.StoreOp) else "read"
 
     later = {0: "", 1: " one iteration later"}.get(distance, f" {distance} iterations later")
-    return f"'{name}' {verb(first)} at {_line(first)}, {verb(second)} at {_line(second)}{later}"
+    return f"{name} {verb(first)} at {_line(first)}, {verb(second)} at {_line(second)}{later}"
 
 
 def _needs_predicate(op: Operation) -> bool:
@@ -612,10 +595,10 @@ def build_problem(loop: scf.ForOp, trip_count: int | None):
         node = MNode(cost.latency, cost.delay_ns, cost.out_delay_ns)
         if isinstance(op, (memref.LoadOp, memref.StoreOp)) and not is_scalar_memref(op.memref):
             node.port = op.memref
-            names[op.memref] = _memory_name(op.memref)
+            names[op.memref] = display_name(op.memref)
         elif stream_port(op) is not None:
             node.port = stream_port(op)
-            names[node.port] = _memory_name(op.stream)
+            names[node.port] = display_name(op.stream)
         if op_kind(op) == "div" and cost.latency > 1:
             node.busy = cost.latency
             names[len(nodes)] = f"the divider at {_line(op)}"
@@ -640,7 +623,7 @@ def build_problem(loop: scf.ForOp, trip_count: int | None):
             by_memory.setdefault(op.memref, []).append(i)
     for mem, accesses in by_memory.items():
         scalar = is_scalar_memref(mem)
-        name = _memory_name(mem)
+        name = described(mem)
         for x, a in enumerate(accesses):
             for b in accesses[x + 1:]:
                 gap_ab = _access_gap(ops[a], ops[b], scalar)
@@ -670,7 +653,7 @@ def build_problem(loop: scf.ForOp, trip_count: int | None):
         if stream_port(op) is not None:
             by_stream.setdefault(op.stream, []).append(i)
     for value, accesses in by_stream.items():
-        name = _memory_name(value)
+        name = display_name(value)
         for a, b in zip(accesses, accesses[1:]):
             edges.append(MEdge(a, b, 1, 0, why=f"stream '{name}' accessed at {_line(ops[a])}, "
                                                f"then at {_line(ops[b])}"))

@@ -120,6 +120,10 @@ class Device:
     #: float32 units built on the vendor's blocks: (kind, primitive of rtl_templates/)
     #: pairs replacing ``FLOAT_UNITS[kind].primitive`` on this device
     vendor_float_units: tuple[tuple[str, str], ...] = ()
+    #: the part the report compares its estimate with, and what it holds: (resource,
+    #: count) pairs in the report's terms (lut, ff, dsp, bram18)
+    part: str = ""
+    capacity: tuple[tuple[str, int], ...] = ()
 
 
 XC7 = Device(
@@ -128,6 +132,9 @@ XC7 = Device(
     lut_ns=0.5, shift_levels_ns=0.3, mul_comb_ns=3.5, mul_comb_max_width=18,
     mul_wide_stages=1, mem_issue_ns=0.3, mem_out_ns=1.0, reg_out_ns=0.3,
     ff_per_register_bit=0.62, lut_scale=0.86,  # Yosys synth_xilinx, small suite
+    # the Zynq xc7z020 of a PYNQ-Z1 board (also the DSE's default budget)
+    part="xc7z020",
+    capacity=(("lut", 53200), ("ff", 106400), ("dsp", 220), ("bram18", 280)),
     share_multipliers=True,
 )
 
@@ -145,6 +152,12 @@ ECP5 = Device(
     # a DP16KD read takes 5.8 ns to leave the block: small arrays go to LUT RAM
     lutram_max_bits=4096, lutram_out_ns=0.5 + 1.1 + 0.25 + 2 * (0.25 + 0.7),
     register_input_mux=True,  # LUT4s: two writers per level
+    # the portable multiplier's product and normalisation do not fit 5 ns (about 87 MHz)
+    vendor_float_units=(("fmul", "vichls_fmul_ecp5"),),
+    # LFE5U-85F: 83,640 LUT4s and flip-flops, 156 18x18 multipliers, 208 18 Kb block RAMs
+    # (the report's estimate is in xc7 terms, where a LUT holds more than a LUT4)
+    part="LFE5U-85F",
+    capacity=(("lut", 83640), ("ff", 83640), ("dsp", 156), ("bram18", 208)),
 )
 
 DEVICES: dict[str, Device] = {d.name: d for d in (XC7, ECP5)}
@@ -241,6 +254,15 @@ def float_primitive(kind: str, dev: Device | None = None) -> str:
     return dict(d.vendor_float_units).get(kind, FLOAT_UNITS[kind].primitive)
 
 
+def float_unit(kind: str, dev: Device | None = None) -> FloatUnit | None:
+    """The unit a float32 operator of ``kind`` is built on, on ``dev`` (default: the active
+    device); None for other kinds."""
+    if kind not in FLOAT_UNITS:
+        return None
+    primitive = float_primitive(kind, dev)
+    return VENDOR_FLOAT_UNITS.get(primitive, FLOAT_UNITS[kind])
+
+
 def float_latency(kind: str, dev: Device | None = None) -> int:
     """The latency of the float32 unit of ``kind`` on ``dev``: its template's."""
     return template_latency(float_primitive(kind, dev))
@@ -263,28 +285,31 @@ def template_latency(primitive: str) -> int:
 #: issue and output logic as routed on the ECP5 (nextpnr, the units alone): their first
 #: stages fill most of a 5 ns cycle there, so an operand must come from a register
 FLOAT_UNITS: dict[str, FloatUnit] = {
-    "fadd": FloatUnit("vichls_fadd", issue_ns=2.0, out_ns=0.0, lut=767, ff=671,
+    "fadd": FloatUnit("vichls_fadd", issue_ns=2.0, out_ns=0.0, lut=789, ff=671,
                       ecp5_ns=(4.2, 0.0)),
-    "fmul": FloatUnit("vichls_fmul", issue_ns=2.0, out_ns=0.0, lut=350, ff=169, dsp=2,
+    "fmul": FloatUnit("vichls_fmul", issue_ns=2.0, out_ns=0.0, lut=345, ff=169, dsp=2,
                       ecp5_ns=(4.0, 0.0)),
-    "fdiv": FloatUnit("vichls_fdiv", issue_ns=2.0, out_ns=0.0, lut=1135, ff=1751,
+    "fdiv": FloatUnit("vichls_fdiv", issue_ns=2.0, out_ns=0.0, lut=1138, ff=1751,
                       ecp5_ns=(3.5, 0.0)),
-    "fsqrt": FloatUnit("vichls_fsqrt", issue_ns=2.0, out_ns=0.0, lut=561, ff=832,
+    "fsqrt": FloatUnit("vichls_fsqrt", issue_ns=2.0, out_ns=0.0, lut=560, ff=832,
                        ecp5_ns=(3.5, 0.0)),
     # itof: its rounding adder sits after the last register (the result leaves through it)
-    "itof": FloatUnit("vichls_itof", issue_ns=2.5, out_ns=2.0, lut=320, ff=211,
+    "itof": FloatUnit("vichls_itof", issue_ns=2.5, out_ns=2.0, lut=324, ff=147,
                       ecp5_ns=(4.2, 4.4)),
-    "ftoi": FloatUnit("vichls_ftoi", issue_ns=2.0, out_ns=0.0, lut=149, ff=174,
+    "ftoi": FloatUnit("vichls_ftoi", issue_ns=2.0, out_ns=0.0, lut=148, ff=110,
                       ecp5_ns=(4.0, 0.0)),
-    "fcmp": FloatUnit("vichls_fcmp", issue_ns=2.5, out_ns=0.0, lut=33, ff=0,
+    "fcmp": FloatUnit("vichls_fcmp", issue_ns=2.5, out_ns=0.0, lut=32, ff=0,
                       ecp5_ns=(3.0, 0.0)),
 }
 
 
-
-def float_unit(kind: str) -> FloatUnit | None:
-    """The unit of a float32 operator kind, None for other kinds."""
-    return FLOAT_UNITS.get(kind)
+#: the units a device builds on its own blocks (``Device.vendor_float_units``), by primitive
+VENDOR_FLOAT_UNITS: dict[str, FloatUnit] = {
+    # four MULT18X18D blocks with their input and output registers (two of the six stages);
+    # the first stage: the exponent fields' sum and the first levels of the leading-one trees
+    "vichls_fmul_ecp5": FloatUnit("vichls_fmul_ecp5", issue_ns=2.0, out_ns=0.0, lut=1302,
+                                  ff=810, dsp=4, ecp5_ns=(3.5, 0.0)),
+}
 
 
 def _carry(d: Device, w: int) -> float:
@@ -303,7 +328,7 @@ def cost(kind: str, width: int, dev: Device | None = None) -> OpCost:
         return OpCost(0, d.lut_ns + d.net_ns, lut=ceil(w / 2))
     if kind == "mux":
         return OpCost(0, d.lut_ns + 0.1 + d.net_ns, lut=w)
-    unit = FLOAT_UNITS.get(kind)
+    unit = float_unit(kind, d)
     if unit is not None:
         # the unit's own stages meet the device's clock by design; around it: the routed
         # nets into its first stage and out of its last (for itof / ftoi the area grows
@@ -371,6 +396,15 @@ def cost(kind: str, width: int, dev: Device | None = None) -> OpCost:
     if kind in ("reg_read", "reg_write"):
         return OpCost(0, 0.0)
     raise KeyError(f"operator library has no entry for {kind!r}")
+
+
+def over_capacity(resources: dict, dev: Device | None = None) -> list[str]:
+    """Warnings for each resource of an estimate (the report's ``resources``) above what
+    the device's part holds."""
+    d = dev or current_device()
+    return [f"the estimate exceeds the {d.part} ({d.name}): {key.upper()} "
+            f"{resources.get(key, 0)} > {limit}"
+            for key, limit in d.capacity if resources.get(key, 0) > limit]
 
 
 def register_input_ns(writers: int, dev: Device | None = None) -> float:

@@ -16,16 +16,19 @@ without results whose regions hold only arith ops, 0-d loads and stores, array s
 nested ifs of the same kind (innermost first) is taken apart: its arith ops and 0-d loads
 move in front of it, in order (they have no side effect: the front end guards division);
 each 0-d store ``r = v`` becomes ``r = cond ? v : r`` (``!cond`` in the else region) in
-front of it; array stores stay under the condition, in their order. An if holding an
-array load is left as it is (the load must stay predicated to keep its address in range).
+front of it; array stores stay under the condition, in their order. An array load moves in
+front too when it cannot leave its memory's range: a memory of 2^n words has an n-bit
+address, so any index names one of its words, and an index whose value range
+(analysis/value_ranges) lies inside its dimension, a loop counter over the array, names one
+too. The load then runs speculatively (a pipelined iteration holds the port for it
+anyway); its value is used only where the condition holds. That is the initialisation of a
+flattened reduction, ``acc = bias[m]`` under ``if k == 0``: as a select the accumulation
+reads it at once, and the loop reaches II=1. Any other array load keeps its if as it is,
+and so does a load after a store to its own array in the same if (moved in front, it
+would read the element before the store).
 
 The condition code of a ``while`` loop outside pipelines (its ``before`` region) is
-converted the same way, and there an if may also hold array loads that cannot leave their
-memory's range: a memory of 2^n words has an n-bit address, so any index names one of its
-words, and an index whose value range (analysis/value_ranges) lies inside its dimension, a
-loop counter over the array, names one too. The load then runs speculatively; its value
-is used only where the condition holds.
-That is the short-circuit ``while k > 0 and p[k] != t[i]`` (the front end gives ``and`` a
+converted the same way, array loads included. That is the short-circuit ``while k > 0 and p[k] != t[i]`` (the front end gives ``and`` a
 flag register written under ``if k > 0``): converted, the condition is one expression
 the loop tests in the cycle its loads return, instead of a flag written and read back a
 cycle later. (An if holding a divider or a multiplier stays guarded there, and below:
@@ -66,14 +69,14 @@ def if_convert_scalars(module: ModuleOp) -> None:
             continue
         ifs = [op for op in loop.body.walk() if isinstance(op, scf.IfOp)]
         for branch in reversed(ifs):  # innermost first
-            if _convertible(branch, speculate_loads=False):
+            if _convertible(branch, in_condition=False):
                 _convert(branch)
     for loop in [op for op in module.walk() if isinstance(op, scf.WhileOp)]:
         if in_pipeline(loop):
             continue  # the pipelined body's own rule above applies
         ifs = [op for op in loop.before_region.walk() if isinstance(op, scf.IfOp)]
         for branch in reversed(ifs):
-            if _convertible(branch, speculate_loads=True):
+            if _convertible(branch, in_condition=True):
                 _convert(branch)
     for branch in reversed([op for op in module.walk() if isinstance(op, scf.IfOp)]):
         if not in_pipeline(branch) and _scalar_only(branch) and _read_back(branch):
@@ -102,25 +105,29 @@ def _cheap(op: Operation) -> bool:
     return kind is None or (kind in PREDICABLE_KINDS and op_cost(op).latency <= 1)
 
 
-def _convertible(branch: scf.IfOp, speculate_loads: bool) -> bool:
+def _convertible(branch: scf.IfOp, in_condition: bool) -> bool:
     if branch.results:
         return False
+    # an array load moves in front of the if while its array stores stay in it: not past a
+    # store to its own array
+    stored = {op.memref for op in branch.walk()
+              if isinstance(op, memref.StoreOp) and not is_scalar_memref(op.memref)}
     for region in (branch.true_region, branch.false_region):
         for block in region.blocks:
             for op in block.ops:
-                if speculate_loads and op.dialect_name() == "arith" and not _cheap(op):
+                if in_condition and op.dialect_name() == "arith" and not _cheap(op):
                     return False  # a divider would run on every evaluation of the condition
                 if isinstance(op, scf.YieldOp) or op.dialect_name() == "arith":
                     continue
                 if isinstance(op, memref.LoadOp) and is_scalar_memref(op.memref):
                     continue
-                if (isinstance(op, memref.LoadOp) and speculate_loads
+                if (isinstance(op, memref.LoadOp) and op.memref not in stored
                         and _address_in_range(op)):
                     continue
                 if isinstance(op, memref.StoreOp) and (
-                        not speculate_loads or is_scalar_memref(op.memref)):
+                        not in_condition or is_scalar_memref(op.memref)):
                     continue  # (array stores stay guarded; in a condition, none at all)
-                if isinstance(op, scf.IfOp) and _convertible(op, speculate_loads):
+                if isinstance(op, scf.IfOp) and _convertible(op, in_condition):
                     continue  # converted already, or will stay guarded as a whole
                 return False
     return True

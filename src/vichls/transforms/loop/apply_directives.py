@@ -53,7 +53,7 @@ def _pass_of(d) -> ModulePass:
     """The loop pass that carries out the directive ``d`` (Schedule.directives)."""
     opts = dict(d.options)
     if d.kind == "pipeline":
-        return LoopPipelinePass(loop=d.args[0], ii=opts["ii"])
+        return LoopPipelinePass(loop=d.args[0], ii=opts["ii"], flatten=opts.get("flatten", True))
     if d.kind == "unroll":
         return LoopUnrollPass(loop=d.args[0], factor=opts.get("factor") or 0)
     if d.kind == "tile":

@@ -49,13 +49,13 @@ from __future__ import annotations
 from collections import Counter
 
 from xdsl.dialects import affine, arith, func, memref, scf
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, IndexType, MemRefType, StringAttr
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, IndexType, MemRefType
+from xdsl.ir import Block, Operation, Region
 from xdsl.ir.affine import AffineExpr
 from xdsl.ir.affine.affine_expr import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr
 
 from vichls.transforms.loop.partition_arrays import requested_partitions
-from vichls.dialects.attributes import NAME_ATTR
+from vichls.analysis.memory_names import source_name
 from vichls.analysis.loop_utils import (
     ConstantBounds,
     body_ops,
@@ -144,17 +144,6 @@ def _only_repeating_accesses(ops: list[Operation]) -> bool:
     return all(_elements(array, ops, always=True) is not None for array in written)
 
 
-def _memory_name(memory: SSAValue) -> str | None:
-    owner = memory.owner
-    if isinstance(owner, Block):
-        function = owner.parent_op()
-        attrs = function.arg_attrs.data[memory.index].data if function.arg_attrs else {}
-        name = attrs.get(NAME_ATTR)
-    else:
-        name = owner.attributes.get(NAME_ATTR)
-    return name.data if isinstance(name, StringAttr) else None
-
-
 def _hoisting_lost(outer: affine.ForOp, inner: affine.ForOp, registers: dict,
                    ops: list[Operation]) -> bool:
     """Whether flattening would make the pipeline read, in every iteration, array elements
@@ -203,8 +192,8 @@ def _bank(access: Operation, requests: dict) -> object:
     """The bank of the partition request that ``access`` reaches when its index in the
     partitioned dimension is a constant; "any" when it is not; 0 without a request."""
     if not isinstance(access, (affine.LoadOp, affine.StoreOp)):
-        return "any" if _memory_name(access.memref) in requests else 0
-    request = requests.get(_memory_name(access.memref))
+        return "any" if source_name(access.memref) in requests else 0
+    request = requests.get(source_name(access.memref))
     if request is None:
         return 0
     kind, dim, factor = request

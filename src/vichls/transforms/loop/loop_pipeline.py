@@ -6,10 +6,10 @@ operations so that overlapping iterations never compete for a memory port or a u
 needs the iteration to be straight-line code (ifs are fine: the scheduler predicates
 them), so, as Vitis HLS does, every loop inside a pipelined loop is unrolled completely.
 
-What: ``pipeline_loop(loop, ii)`` fully unrolls each ``affine.for`` nested in ``loop`` (an
+What: ``pipeline_loop(loop, ii, flatten)`` fully unrolls each ``affine.for`` nested in ``loop`` (an
 ``affine.for``, or an ``scf.for`` whose bounds are not constants), innermost first; then,
 as Vitis HLS flattens a pipelined loop into a perfect or semi-perfect nest around it,
-flattens it into the loops around it while transforms/loop/loop_flatten_guarded can (constant
+unless ``flatten`` is False, flattens it into the loops around it while transforms/loop/loop_flatten_guarded can (constant
 bounds, only straight-line code beside it; a loop around it that holds other inner loops
 too is first split by transforms/loop/loop_distribute where that keeps the results); and sets ``vichls.pipeline = ii`` (the
 initiation interval asked for) on the resulting loop, which it returns. The attribute
@@ -39,7 +39,9 @@ from vichls.analysis.loop_utils import (
     constant_bounds,
     loop_display_name,
     pipeline_ii,
+    unrolled_copies,
 )
+from vichls.limits import unroll_limit, unroll_limit_hint
 from vichls.dialects.attributes import PIPELINE_ATTR
 
 
@@ -48,7 +50,7 @@ from vichls.dialects.attributes import PIPELINE_ATTR
 MAX_UNROLLED_OPS = 20000
 
 
-def pipeline_loop(loop: Operation, ii: int) -> Operation:
+def pipeline_loop(loop: Operation, ii: int, flatten: bool = True) -> Operation:
     if ii < 1:
         raise LoopTransformError("ii must be a positive integer")
     for op in loop.body.walk():
@@ -63,6 +65,12 @@ def pipeline_loop(loop: Operation, ii: int) -> Operation:
                 f"the inner loop '{loop_display_name(op)}' has bounds that are not constants, "
                 "so it cannot be fully unrolled into the pipelined iteration; pipeline that "
                 "inner loop instead")
+    copies = unrolled_copies(loop.body.block)
+    if inner and copies > unroll_limit():
+        raise LoopTransformError(
+            f"pipelining loop '{loop_display_name(loop)}' unrolls its inner loops into "
+            f"{copies} copies of their bodies per iteration; pipeline an inner loop "
+            f"instead ({unroll_limit_hint()})")
     for op in reversed(inner):  # innermost first: each unroll sees constant-bound copies
         unroll_loop(op, None)
         if sum(1 for _ in loop.body.walk()) > MAX_UNROLLED_OPS:
@@ -71,7 +79,7 @@ def pipeline_loop(loop: Operation, ii: int) -> Operation:
                 "operations per iteration; pipeline an inner loop instead")
     # a semi-perfect nest around the loop becomes one flat pipelined loop, level by level;
     # a loop around it with other inner loops is first split into one loop per inner loop
-    while isinstance(loop, affine.ForOp) and isinstance(loop.parent_op(), affine.ForOp):
+    while flatten and isinstance(loop, affine.ForOp) and isinstance(loop.parent_op(), affine.ForOp):
         flat = flatten_guarded(loop.parent_op(), loop)
         if flat is None and distribute(loop.parent_op(), loop) is not None:
             flat = flatten_guarded(loop.parent_op(), loop)
@@ -109,12 +117,12 @@ class UnrollInPipelinesPass(ModulePass):
         unroll_inlined_loops_in_pipelines(op)
 
 
-def pipeline_named(function: Operation, name: str, ii: int) -> None:
+def pipeline_named(function: Operation, name: str, ii: int, flatten: bool = True) -> None:
     """Pipeline every loop named ``name`` (analysis/loop_names.py) at ``ii``; a loop inside
     another of that name is left to it (pipelining the outer one unrolls it anyway)."""
     for loop in find_loops(function, name, any_bounds=True):
         if not any(answers_to(a, name) for a in ancestors(loop)):
-            pipeline_loop(loop, ii)
+            pipeline_loop(loop, ii, flatten)
 
 
 @dataclass(frozen=True)
@@ -126,6 +134,8 @@ class LoopPipelinePass(ModulePass):
     loop: str
     ii: int = 1
     kernel: str = ""  # the kernel whose loops these are (default: the top)
+    flatten: bool = True  # False: the loops around it are not flattened into it
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        on_named_loops(op, lambda f: pipeline_named(f, self.loop, self.ii), self.kernel)
+        on_named_loops(op, lambda f: pipeline_named(f, self.loop, self.ii, self.flatten),
+                       self.kernel)

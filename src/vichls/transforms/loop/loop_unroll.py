@@ -39,6 +39,8 @@ from vichls.analysis.loop_names import find_loops, on_named_loops
 
 from vichls.analysis.loop_utils import LoopTransformError, body_ops, constant_bounds
 from vichls.analysis.loop_utils import copy_ops_before, set_bounds
+from vichls.analysis.loop_utils import loop_display_name
+from vichls.limits import unroll_limit, unroll_limit_hint
 
 
 def unroll_loop(loop: affine.ForOp, factor: int | None = None) -> affine.ForOp | None:
@@ -147,6 +149,13 @@ def unroll_named(function: Operation, name: str, factor: int | None) -> None:
     """Unroll every loop named ``name`` (analysis/loop_names.py) by ``factor`` (None:
     fully), inner ones first."""
     for loop in reversed(find_loops(function, name)):
+        bounds = constant_bounds(loop)
+        copies = factor if bounds is None else min(factor or bounds.trip_count,
+                                                   bounds.trip_count)
+        if copies is not None and copies > unroll_limit():
+            raise LoopTransformError(
+                f"unrolling loop '{loop_display_name(loop)}' makes {copies} copies of its "
+                f"body; unroll it by a smaller factor ({unroll_limit_hint()})")
         unroll_loop(loop, factor)
 
 

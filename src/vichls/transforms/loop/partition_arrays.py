@@ -27,6 +27,13 @@ in-bank index are computed with ``arith`` on ``index``, a load reads every bank 
 in-bank index (always in range, since banks share one shape) and selects by bank, and a
 store is guarded by one ``scf.if`` per bank. Indices are assumed in range (the language
 leaves out-of-range accesses undefined), hence non-negative: unsigned division is exact.
+Loads of a cyclic partition at ``x + d`` for a common ``x`` and constants ``d`` spanning
+less than F (``x[i]``, ``x[i + 1]``, ``x[i + 2]`` of a window, in one block, no store to
+the array between them) fall in distinct banks whatever ``x`` is: they are a window, which
+reads each bank once (at its row or the next, by the window's phase ``x % F``) and gives
+each load its bank's value by that phase, so a pipelined loop charges every bank one
+access instead of all of them. A complete partition whose unrolling would make more than
+``limits.unroll_limit()`` copies of a loop body is refused, naming the loop.
 
 The pass records what it did, for the back ends and the report, in the function attribute
 ``vichls.partitions`` ({name: {kind, factor, dim, banks, shape, local}}) and in each bank's
@@ -48,6 +55,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import affine, arith, func, memref, scf
 from xdsl.dialects.builtin import (
+    FileLineColLoc,
     AffineMapAttr,
     ArrayAttr,
     BytesAttr,
@@ -77,6 +85,9 @@ from xdsl.passes import ModulePass
 
 from vichls.dialects.attributes import BANK_OF_ATTR, PARTITIONS_ATTR, REQUESTS_ATTR
 from vichls.errors import VichlsError
+from vichls.analysis.loop_utils import loop_display_name
+from vichls.analysis.memory_names import display_name
+from vichls.limits import unroll_limit, unroll_limit_hint
 from vichls.signature import KernelSignature, Param, signature_of, top_function
 from vichls.dialects.attributes import NAME_ATTR
 from vichls.types import ArrayType
@@ -401,10 +412,15 @@ def _rewrite_dynamic(op, banks: list[SSAValue], split: _Split) -> None:
 
 
 def _rewrite_uses(array: SSAValue, banks: list[SSAValue], split: _Split, name: str) -> None:
+    dynamic_loads: list[affine.LoadOp] = []
     for use in list(array.uses):
         op = use.operation
         if isinstance(op, (affine.LoadOp, affine.StoreOp)) and op.memref is array:
-            if not _rewrite_affine(op, banks, split):
+            if _rewrite_affine(op, banks, split):
+                continue
+            if isinstance(op, affine.LoadOp) and split.kind == "cyclic":
+                dynamic_loads.append(op)  # (rotated below when they form a window)
+            else:
                 _rewrite_dynamic(op, banks, split)
         elif isinstance(op, (memref.LoadOp, memref.StoreOp)) and op.memref is array:
             form_bank = None
@@ -418,6 +434,140 @@ def _rewrite_uses(array: SSAValue, banks: list[SSAValue], split: _Split, name: s
             raise PartitionError(
                 f"array '{name}' is used by '{op.name}', which partitioning cannot split "
                 "(only loads and stores of the array can be rewritten into banks)")
+    for window in _windows(dynamic_loads, banks, split):
+        if len(window) > 1:
+            _rewrite_rotated(window, banks, split)
+        else:
+            _rewrite_dynamic(window[0][0], banks, split)
+
+
+# -- windows of loads: x[i], x[i + 1], ... of a cyclic partition --------------------------------
+
+
+def _windows(loads: list[affine.LoadOp], banks: list[SSAValue], split: _Split
+             ) -> list[list[tuple[affine.LoadOp, int]]]:
+    """The loads of a cyclic partition whose bank is known only at run time, in windows:
+    loads in one block, with the same indices but for a constant ``d`` added on the split
+    axis, ``0 <= d < factor`` from the window's first (so each bank holds exactly one of the
+    window's elements), with no store to the array between them. Each as (load, d); a load
+    no window takes is a window of one."""
+    groups: dict = {}
+    order: dict[Operation, int] = {}
+    for load in loads:
+        block = load.parent_block()
+        if block not in order:
+            order.update({op: n for n, op in enumerate(block.ops)})
+        key = _window_key(load, split)
+        groups.setdefault((block, key), []).append(load)
+    out: list[list[tuple[affine.LoadOp, int]]] = []
+    for (block, key), members in groups.items():
+        if key is None:
+            out += [[(m, 0)] for m in members]
+            continue
+        members.sort(key=lambda m: (_axis_constant(m, split), order[m]))
+        window: list[tuple[affine.LoadOp, int]] = []
+        for m in members:
+            c = _axis_constant(m, split)
+            if window:
+                span = sorted([order[w] for w, _ in window] + [order[m]])
+                if (c - _axis_constant(window[0][0], split) >= split.factor
+                        or c == _axis_constant(window[-1][0], split)
+                        or not _no_store_between(block, span[0], span[-1], banks)
+                        or not all(_operands_before(w, span[0], block, order)
+                                   for w in [m] + [w for w, _ in window])):
+                    out.append(window)
+                    window = []
+            window.append((m, c - _axis_constant(window[0][0], split) if window else 0))
+        out.append(window)
+    return out
+
+
+def _window_key(load: affine.LoadOp, split: _Split):
+    """What the loads of one window share: every index's linear form, the split axis's
+    without its constant; None when an index is not linear."""
+    amap = load.map.data
+    forms = [_linear(v) for v in load.indices]
+    if any(f is None for f in forms):
+        return None
+    dims, syms = forms[: amap.num_dims], forms[amap.num_dims :]
+    key = []
+    for axis, expr in enumerate(amap.results):
+        form = _linear_expr(expr, dims, syms)
+        if form is None:
+            return None
+        coeffs, const = form
+        terms = tuple(sorted(((id(v), c) for v, c in coeffs.items() if c), key=lambda t: t[0]))
+        key.append((terms, None if axis == split.axis else const))
+    return tuple(key)
+
+
+def _axis_constant(load: affine.LoadOp, split: _Split) -> int:
+    amap = load.map.data
+    forms = [_linear(v) for v in load.indices]
+    dims, syms = forms[: amap.num_dims], forms[amap.num_dims :]
+    return _linear_expr(amap.results[split.axis], dims, syms)[1]
+
+
+def _operands_before(load: Operation, position: int, block: Block,
+                     order: dict[Operation, int]) -> bool:
+    """The operands of ``load`` defined in ``block`` come before ``position`` (the window's
+    reads are placed at its first load)."""
+    return all(not isinstance(v.owner, Operation) or v.owner.parent_block() is not block
+               or order[v.owner] < position for v in load.operands)
+
+
+def _no_store_between(block: Block, first: int, last: int, banks: list[SSAValue]) -> bool:
+    """No op of ``block`` between positions ``first`` and ``last`` writes a bank (or calls
+    a kernel, which might)."""
+    written = set(banks)
+    for n, op in enumerate(block.ops):
+        if n <= first:
+            continue
+        if n >= last:
+            break
+        for inner in op.walk():
+            if isinstance(inner, (memref.StoreOp, affine.StoreOp)) and inner.memref in written:
+                return False
+            if isinstance(inner, func.CallOp):
+                return False
+    return True
+
+
+def _rewrite_rotated(window: list[tuple[affine.LoadOp, int]], banks: list[SSAValue],
+                     split: _Split) -> None:
+    """The loads of a window read each bank once. With ``base`` the first load's index on
+    the split axis, ``row = base // F`` and ``phase = base % F``: bank b holds the window's
+    element at row ``row + (b < phase)``; the load at ``base + d`` takes bank ``(phase + d)
+    % F``, a choice on ``phase`` alone. A bank then serves one access of the window where
+    reading every bank for every load (``_rewrite_dynamic``) charged it all of them."""
+    base = window[0][0]
+    block = base.parent_block()
+    members = {load for load, _ in window}
+    first = next(op for op in block.ops if op in members)  # where the reads go
+    amap = base.map.data
+    indices = [_insert(affine.ApplyOp(list(base.indices), AffineMapAttr(
+        AffineMap(amap.num_dims, amap.num_symbols, (expr,)))), first) for expr in amap.results]
+    row, phase = _div_mod(indices[split.axis], split.factor, first)
+    one = _index_const(1, first)
+    next_row = _insert(arith.AddiOp(row, one), first)
+    values = []
+    for b in range(split.factor):
+        wrapped = _insert(arith.CmpiOp(_index_const(b, first), phase, "ult"), first)
+        bank_row = _insert(arith.SelectOp(wrapped, next_row, row), first)
+        at = list(indices)
+        at[split.axis] = bank_row
+        values.append(_insert(memref.LoadOp.get(banks[b], at), first))
+    is_phase = [_insert(arith.CmpiOp(phase, _index_const(q, first), "eq"), first)
+                for q in range(split.factor - 1)]
+    for load, d in window:
+        result = values[(split.factor - 1 + d) % split.factor]
+        for q in reversed(range(split.factor - 1)):
+            result = _insert(arith.SelectOp(is_phase[q], values[(q + d) % split.factor],
+                                            result), first)
+        load.results[0].replace_all_uses_with(result)
+    for load, _ in window:
+        load.detach()
+        load.erase()
 
 
 def _rewrite_static_memref(op, banks, split: _Split, bank: int) -> None:
@@ -469,6 +619,9 @@ def _unroll_loops_indexing(array: SSAValue) -> None:
     from vichls.transforms.loop.loop_unroll import unroll_loop
     from vichls.analysis.loop_utils import constant_bounds
 
+    # copies of the innermost body each loop holds after the unrolling inside it (a nest
+    # unrolled level by level multiplies): limits.unroll_limit bounds them
+    made: dict[Operation, int] = {}
     changed = True
     while changed:
         changed = False
@@ -486,12 +639,29 @@ def _unroll_loops_indexing(array: SSAValue) -> None:
                     # (a loop of one iteration reaches a single element already)
                     if moving and simple and bounds is not None and \
                             1 < bounds.trip_count <= COMPLETE_UNROLL_LIMIT:
+                        copies = bounds.trip_count * made.pop(loop, 1)
+                        if copies > unroll_limit():
+                            raise _at(loop, f"completely partitioning '{display_name(array)}' unrolls "
+                                      f"the loops indexing it: loop '{loop_display_name(loop)}' "
+                                      f"would hold {copies} copies of their body; partition "
+                                      f"it cyclic or block by a factor instead "
+                                      f"({unroll_limit_hint()})")
+                        parent = loop.parent_op()
+                        if parent is not None:
+                            made[parent] = max(made.get(parent, 1), copies)
                         unroll_loop(loop, None)
                         changed = True
                         break
                 loop = loop.parent_op()
             if changed:
                 break
+
+
+def _at(op: Operation, message: str) -> PartitionError:
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        return PartitionError(message, loc.filename.data, loc.line.data, loc.column.data)
+    return PartitionError(message)
 
 
 def _f32_bits(values: DenseIntOrFPElementsAttr, count: int) -> list[int]:
