@@ -5,8 +5,9 @@ tools that run them (`vichls bench`, `vichls dse`, benchmarks/*.py):
 
 - ``Benchmark``: one kernel at one size, with its input maker and the published figures of
   the tools people compare against;
-- ``benchmarks(size="small", names=None, element="int32") -> list[Benchmark]``: the suite
-  at one size, in a stable order (PolyBench, then MachSuite); ``size`` is ``"small"`` (the
+- ``benchmarks(size="small", names=None, element="int32", group="suite") -> list[Benchmark]``:
+  the suite at one size, in a stable order (PolyBench, then MachSuite; ``group="dnn"``: the
+  quantized-CNN operators of benchmarks/dnn instead, also found by name); ``size`` is ``"small"`` (the
   8×8 sizes of the Calyx evaluation) or ``"mini"`` (PolyBench's MINI dataset sizes, and
   MachSuite sizes of the same order); ``names`` filters (unknown names raise KeyError
   naming the known ones); ``element="float32"`` gives the PolyBench kernels in float32
@@ -56,6 +57,9 @@ from typing import Callable
 
 SIZES = ("small", "mini")
 FAMILIES = ("polybench", "machsuite")
+#: the groups of families: "suite" (the default: PolyBench and MachSuite, the figures of
+#: RESULTS.md) and "dnn" (benchmarks/dnn: the operators of a quantized CNN)
+GROUPS = {"suite": FAMILIES, "dnn": ("dnn",)}
 #: the element types of the suite: "int32" (every family) and "float32" (PolyBench only)
 ELEMENTS = ("int32", "float32")
 FLOAT32_FAMILIES = ("polybench",)
@@ -264,19 +268,24 @@ def _family(family: str, size: str, element: str = "int32") -> list[Benchmark]:
 
 
 @functools.lru_cache(maxsize=None)
-def _suite(size: str, element: str = "int32") -> tuple[Benchmark, ...]:
-    families = FAMILIES if element == "int32" else FLOAT32_FAMILIES
+def _suite(size: str, element: str = "int32", group: str = "suite") -> tuple[Benchmark, ...]:
+    families = GROUPS[group] if element == "int32" else FLOAT32_FAMILIES
     return tuple(b for family in families for b in _family(family, size, element))
 
 
 def benchmarks(size: str = "small", names: list[str] | None = None,
-               element: str = "int32") -> list[Benchmark]:
+               element: str = "int32", group: str = "suite") -> list[Benchmark]:
+    """The benchmarks of ``group`` at ``size``; with ``names``, those (of any group)."""
     if size not in SIZES:
         raise KeyError(f"unknown size {size!r}; known: {', '.join(SIZES)}")
     _check_element(element)
-    suite = list(_suite(size, element))
+    if group not in GROUPS:
+        raise KeyError(f"unknown group {group!r}; known: {', '.join(GROUPS)}")
+    suite = list(_suite(size, element, group))
     if names is None:
         return suite
+    if element == "int32":  # a name may be of another group
+        suite += [b for other in GROUPS if other != group for b in _suite(size, element, other)]
     by_name = {b.name: b for b in suite}
     unknown = [n for n in names if n not in by_name]
     if unknown:

@@ -201,14 +201,17 @@ def test_labelled_nests_are_knobs_of_their_own(tmp_path):
 def test_partitions_follow_the_unroll_factors(nest):
     space = Space(nest, max_parallel=8)
     p = Point().with_unroll("i/j", 4).with_unroll("i", 2)
-    # y is indexed by both: the larger factor wins; z by both on different dimensions
+    # y is indexed by both on one dimension: the larger factor wins; z by both on
+    # different dimensions: each is partitioned (they compose into 2 x 4 banks)
     assert space.partitions(p) == [("x", 1, 2, "cyclic"), ("y", 1, 4, "cyclic"),
-                                   ("z", 2, 4, "cyclic")]
+                                   ("z", 1, 2, "cyclic"), ("z", 2, 4, "cyclic")]
     q = p.with_layout("z", "block", 1).with_layout("x", "none", 0)
     assert space.partitions(q) == [("y", 1, 4, "cyclic"), ("z", 1, 2, "block")]
     kinds = [m for m, _, _ in space.directives(q)]
     assert kinds == ["unroll", "unroll", "partition", "partition"]
     assert space.directives(q)[0] == ("unroll", ("i/j",), {"factor": 4})  # innermost first
+    result = evaluate(space.kernel, space.directives(p), parse_budget(None))
+    assert result.status == "ok", result.error  # (z's two partitions build)
 
 
 def test_seeds_and_neighbours_respect_the_parallelism_bound(nest):
@@ -561,3 +564,32 @@ def test_neighbours_of_interchanged_points_keep_to_their_loop_order(tmp_path):
     for point in points:
         space.neighbours(point)
         assert space.valid(point)
+
+
+WITH_TABLE = """
+import numpy as np
+import vichls
+from vichls import int32, kernel
+
+W = vichls.const(np.arange(32).reshape(4, 8), int32)
+
+@kernel
+def with_table(x: int32[8], y: int32[4]):
+    for m in range(4):
+        acc: int32 = 0
+        for k in range(8):
+            acc += x[k] * W[m, k]
+        y[m] = acc
+"""
+
+
+def test_the_space_partitions_a_constant_table_the_unrolled_loops_index(tmp_path):
+    """A constant array (vichls.const) is an array of the space: unrolling k partitions it
+    with x (the exploration crashed on its name before)."""
+    with_table, _ = _load(tmp_path, WITH_TABLE, "with_table")
+    space = Space(with_table, max_parallel=8)
+    point = Point().with_unroll("m/k", 4)
+    assert space.partitions(point) == [("W", 2, 4, "cyclic"), ("x", 1, 4, "cyclic")]
+    assert space.seeds()
+    result = evaluate(with_table, space.directives(point), parse_budget(None))
+    assert result.status == "ok", result.error

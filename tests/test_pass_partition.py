@@ -122,7 +122,8 @@ def test_cyclic_unrolled_accesses_go_to_constant_banks():
     assert sorted(op.memref.index for op in array_loads) == list(range(8))
     assert original_signature(f) == dot.signature
     assert partitions_of(f)["x"] == {"kind": "cyclic", "factor": 4, "dim": 1, "banks": 4,
-                                     "shape": (64,), "local": False}
+                                     "shape": (64,), "local": False,
+                                     "splits": (("cyclic", 4, 1),)}
 
 
 def test_block_with_dynamic_indices_selects_and_guards():

@@ -152,6 +152,18 @@ def rows(a: int32[6, 20], y: int32[6, 16]):
 
 
 @kernel
+def box(a: int32[4, 11, 12], y: int32[4, 9, 10]):
+    for ch in range(4):
+        for r in range(9):
+            for c in range(10):
+                s: int32 = 0
+                for dr in range(3):
+                    for dc in range(3):
+                        s += a[ch, r + dr, c + dc] * (dr + 2 * dc + 1)
+                y[ch, r, c] = s
+
+
+@kernel
 def inplace(x: int32[33]):
     for i in range(32):
         x[i] = x[i] + x[i + 1] * 2
@@ -163,6 +175,7 @@ WINDOW_CASES = {  # name: (array, factor, dim, pipelined loop or None, II asked)
     "win3": ("x", 3, 1, "i"),
     "rows": ("a", 4, 2, "j"),
     "inplace": ("x", 2, 1, None),
+    "box": ("a", 4, 0, "c"),  # rows and columns: a window on each axis, composed
 }
 
 
@@ -181,7 +194,7 @@ def windows(tmp_path_factory):
     return out
 
 
-@pytest.mark.parametrize("name", ["win4", "win3", "rows"])
+@pytest.mark.parametrize("name", ["win4", "win3", "rows", "box"])
 def test_a_window_of_consecutive_elements_reads_each_bank_once(windows, name):
     # as many elements as banks (or fewer): II=1 with one port per bank
     (loop,) = [loop for loop in windows[name].build("fpga").report["loops"] if loop["pipelined"]]

@@ -1,4 +1,4 @@
-# expect: 12:1: s.partition('A', dim=2, factor=2, kind='cyclic'): 'A' is already partitioned by
+# expect: 12:1: s.partition('A', dim=2, factor=4, kind='cyclic'): 'A' is already partitioned on dimension 2 by
 from vichls import kernel, bool_, int8, int16, int32, int64, int_, uint8, uint16, uint32, uint64, uint_
 import vichls
 N = 8
@@ -8,5 +8,5 @@ def f(A: int32[N, N], b: int32):
         for j in range(N):
             A[i, j] = b
 s = vichls.customize(f)
-s.partition("A", dim=1, factor=2)
 s.partition("A", dim=2, factor=2)
+s.partition("A", dim=2, factor=4)

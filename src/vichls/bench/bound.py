@@ -147,8 +147,8 @@ def known_memories(top: Operation, inputs: dict) -> dict:
             continue
         values = np.asarray(inputs[array]).reshape(-1)
         record = records.get(array)
-        partition = None if record is None else Partition(record["kind"], record["factor"],
-                                                          record["dim"])
+        partition = None if record is None else tuple(
+            Partition(kind, factor, dim) for kind, factor, dim in record["splits"])
         bank = next((b for b in banks_of(params[array], partition, False)
                      if owner is None or b.port == entries[NAME_ATTR].data), None)
         if bank is None:

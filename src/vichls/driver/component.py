@@ -366,6 +366,9 @@ def sim_partitions(records: dict[str, dict]) -> dict:
     for name, r in records.items():
         if r["local"]:
             continue
+        if len(r["splits"]) > 1 and r["dim"] != 0:  # composed: one per dimension
+            out[name] = tuple(Partition(kind, factor, dim) for kind, factor, dim in r["splits"])
+            continue
         dim = r["dim"]
         if dim == 0 and len(r["shape"]) == 1:
             dim = 1
@@ -387,8 +390,8 @@ def add_partitions_to_report(report: dict, top: func.FuncOp, sig: KernelSignatur
         r = records.get(p.name)
         if r is not None:
             banks = r["banks"]
-            entry.update(partition={"kind": r["kind"], "factor": r["factor"], "dim": r["dim"]},
-                         banks=banks, words=_bank_words(r))  # words of each bank
+            entry.update(partition=_partition_entry(r), banks=banks,
+                         words=_bank_words(r))  # words of each bank
         arrays[p.name] = entry
     port_names = {port["name"] for port in report["interface"]["ports"]}
     for name, entry in arrays.items():
@@ -401,21 +404,26 @@ def add_partitions_to_report(report: dict, top: func.FuncOp, sig: KernelSignatur
                          and NAME_ATTR in op.attributes)
     if dual_locals:
         report["dual_port_local_arrays"] = dual_locals
-    local = {name: {"kind": r["kind"], "factor": r["factor"], "dim": r["dim"], "banks": r["banks"]}
+    local = {name: {**_partition_entry(r), "banks": r["banks"]}
              for name, r in records.items() if r["local"]}
     if local:
         report["local_partitions"] = local
 
 
+def _partition_entry(record: dict) -> dict:
+    """{kind, factor, dim} of one partition directive; composed ones (several dimensions
+    partitioned by their own directives) also list each: "splits": [{kind, factor, dim}]."""
+    entry = {"kind": record["kind"], "factor": record["factor"], "dim": record["dim"]}
+    if len(record["splits"]) > 1 and record["dim"] != 0:
+        entry["splits"] = [{"kind": k, "factor": f, "dim": d} for k, f, d in record["splits"]]
+    return entry
+
+
 def _bank_words(record: dict) -> int:
     """Words of one bank: the shape with each partitioned dimension shrunk."""
     shape = list(record["shape"])
-    dims = range(len(shape)) if record["dim"] == 0 else [record["dim"] - 1]
-    for d in dims:
-        if record["kind"] == "complete":
-            shape[d] = 1
-        else:
-            shape[d] = -(-shape[d] // record["factor"])
+    for _kind, factor, dim in record["splits"]:
+        shape[dim - 1] = -(-shape[dim - 1] // factor)
     words = 1
     for n in shape:
         words *= n

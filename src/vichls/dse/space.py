@@ -11,16 +11,18 @@ their constant trip counts, and the array dimensions each loop variable indexes 
   others keeping their remaining iterations as copies), or with bounds affine in outer
   loop variables (1, 2, 4, 8: a triangle is unrolled by a factor, its remainder in a loop);
 - a tile size per innermost loop that is not unrolled (divisors of the trip count);
-- the loops to pipeline with ii=1 (an innermost loop, or the loop right above one), only
-  when the back end supports pipelining (``Space(..., pipeline=False)`` leaves them out);
+- the loops to pipeline with ii=1 (an innermost loop, or a loop around one whose nest the
+  parallelism bound lets unroll into it), only when the back end supports pipelining (``Space(..., pipeline=False)`` leaves them out);
 - a layout per array: "cyclic" (default), "block" or "none", and which dimension.
 
 Partition factors are not knobs of their own: as in ScaleHLS they follow from the unroll
 factors (a loop inside a pipelined loop counts as fully unrolled, where no rolled loop
 indexes the same dimension), so the array an unrolled loop indexes gets as many banks as the
 loop has copies
-(on the dimension that loop indexes; one partition per array, the largest factor wins
-unless the layout names a dimension). ``directives(point)`` turns a point into the plain
+(on the dimension that loop indexes; every dimension so indexed gets its own partition and
+they compose, unless the layout names one dimension). A loop indexing a dimension beside
+another loop (``x[h + kh]``) makes a window: cyclic banks of a power of two at least as
+many as its copies, which the back end reads once each whatever the rolled loop's value. ``directives(point)`` turns a point into the plain
 directive calls (method, args, kwargs) that ``vichls.customize`` records, and
 ``python_of`` spells them as Python to paste into a kernel file.
 
@@ -42,6 +44,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from vichls.frontend import tree as T
+from vichls.frontend.customize import constant_arrays
 
 LAYOUT_KINDS = ("cyclic", "block", "none")
 #: How far the copies a pipeline implies (its inner loops fully unrolled) may exceed the
@@ -66,6 +69,10 @@ class LoopKnob:
     affine_bounds: bool = False
     # (array, dim) pairs this loop's variable indexes directly (dim counts from 1)
     indexes: set[tuple[str, int]] = field(default_factory=set)
+    #: (array, dim) pairs this loop's variable indexes beside another loop's, ``h + kh``:
+    #: a window, whose copies a cyclic partition of a power of two at least as wide puts
+    #: in distinct banks whatever the other loop's value (transforms/loop/partition_arrays)
+    windows: set[tuple[str, int]] = field(default_factory=set)
     #: the constant trip counts of the loops of this name when they differ (``range(NI)``
     #: in one nest, ``range(NJ)`` in the next); empty when one is not constant
     trips: frozenset[int] = frozenset()
@@ -157,6 +164,39 @@ def _direct_var(e: T.Expr) -> T.Sym | None:
         if e.op == "add" and _constant(lhs) is not None:
             return _direct_var(rhs)
     return None
+
+
+def _window_vars(e: T.Expr) -> list[T.Sym]:
+    """The two loop variables of ``v + w`` (a constant may be added, and either may be
+    multiplied by a constant: ``2 * h + dh``), else none."""
+    terms: list[T.Expr] = []
+
+    def split(x: T.Expr) -> bool:
+        while isinstance(x, T.Convert):
+            x = x.arg
+        if isinstance(x, T.Binary) and x.op == "add":
+            return split(x.lhs) and split(x.rhs)
+        if isinstance(x, T.Binary) and x.op == "sub" and _constant(x.rhs) is not None:
+            return split(x.lhs)
+        terms.append(x)
+        return True
+
+    def loop_var(t: T.Expr) -> T.Sym | None:  # v, or c * v (a stride: 2 * h + dh)
+        while isinstance(t, T.Convert):
+            t = t.arg
+        if isinstance(t, T.Binary) and t.op == "mul":
+            for a, b in ((t.lhs, t.rhs), (t.rhs, t.lhs)):
+                if _constant(a) is not None:
+                    return loop_var(b)
+            return None
+        return t.sym if isinstance(t, T.Read) and t.sym.kind == "loopvar" else None
+
+    split(e)
+    syms = [loop_var(t) for t in terms if loop_var(t) is not None]
+    others = [t for t in terms if loop_var(t) is None]
+    if len(syms) == 2 and syms[0] is not syms[1] and all(_constant(t) is not None for t in others):
+        return syms
+    return []
 
 
 def _nested(stmts: list[T.Stmt], into_loops: bool):
@@ -289,6 +329,9 @@ class Space:
         self.labels = root.labels if root is not None else _labelled_names_are_unique(tree)
         self.array_shapes: dict[str, tuple[int, ...]] = {
             s.name: tuple(s.type.shape) for s in (*tree.params, *tree.locals) if s.is_array}
+        # the constant tables it reads (vichls.const) are arrays a directive may partition
+        self.array_shapes.update({name: tuple(sym.type.shape)
+                                  for name, sym in constant_arrays(kernel).items()})
         self.loops: dict[str, LoopKnob] = {}
         self._trips: dict[str, set] = {}
         self._counts: dict[str, int] = {}
@@ -377,6 +420,10 @@ class Space:
                     var = _direct_var(index)
                     if var is not None and var.uid in var_paths:
                         self.loops[var_paths[var.uid]].indexes.add((array.name, dim))
+                        continue
+                    for var in _window_vars(index):
+                        if var.uid in var_paths:
+                            self.loops[var_paths[var.uid]].windows.add((array.name, dim))
             for body in (getattr(s, "then", None), getattr(s, "orelse", None)):
                 if body:
                     self._record_accesses(body, var_paths)
@@ -445,8 +492,8 @@ class Space:
             return []
         out = set()
         for path, knob in self.loops.items():
-            if knob.innermost:
-                out |= {path, knob.parent} - {None}
+            if knob.innermost:  # the loop, and the loops around it (valid() bounds the copies)
+                out |= {path, *self._ancestors(path)}
         return sorted(p for p in out if self.loops[p].pipelinable)
 
     def _ancestors(self, path: str) -> list[str]:
@@ -522,6 +569,7 @@ class Space:
                 unroll[path] = factor
         layout = {a: (k, d) for a, k, d in point.layout}
         wanted: dict[str, dict[int, int]] = {}  # array -> dim -> factor
+        windowed: set[tuple[str, int]] = set()
         for path, factor in unroll.items():
             for array, dim in self.loops[path].indexes:
                 if path not in explicit and (array, dim) in rolled:
@@ -531,15 +579,26 @@ class Space:
                 if banks > 1:
                     dims = wanted.setdefault(array, {})
                     dims[dim] = max(dims.get(dim, 1), banks)
+            for array, dim in self.loops[path].windows:
+                size = self.array_shapes[array][dim - 1]
+                banks = min(1 << (factor - 1).bit_length(), size)  # a power of two, as wide
+                if banks > 1:
+                    dims = wanted.setdefault(array, {})
+                    dims[dim] = max(dims.get(dim, 1), banks)
+                    windowed.add((array, dim))
         out = []
         for array in sorted(wanted):
             kind, dim = layout.get(array, ("cyclic", 0))
             if kind == "none":
                 continue
             dims = wanted[array]
-            if dim not in dims:  # automatic (or a dimension no longer indexed): the largest
-                dim = max(dims, key=lambda d: (dims[d], d))
-            out.append((array, dim, dims[dim], kind))
+            if dim in dims:  # the layout names one dimension: that one only
+                out.append((array, dim, dims[dim], kind))
+                continue
+            # automatic: every dimension the copies index, each with its own partition
+            # (they compose into a grid of banks); a window needs cyclic banks
+            for d in sorted(dims):
+                out.append((array, d, dims[d], "cyclic" if (array, d) in windowed else kind))
         return out
 
     @_per_variant
@@ -654,10 +713,13 @@ class Space:
             knob = self.loops[path]
             if not knob.innermost:
                 continue
-            parent = knob.parent
-            if parent in candidates and \
-                    self.valid(point.with_pipeline(chosen | {parent})):
-                chosen = {p for p in chosen if not p.startswith(parent + "/")} | {parent}
+            # the outermost loop around it whose pipeline (its nest unrolled) stays valid
+            outward = [a for a in reversed(self._ancestors(path)) if a in candidates
+                       and self.valid(point.with_pipeline(
+                           {p for p in chosen if not p.startswith(a + "/")} | {a}))]
+            if outward and not any(outward[0].startswith(p + "/") for p in chosen):
+                top = outward[0]
+                chosen = {p for p in chosen if not p.startswith(top + "/")} | {top}
             elif not any(path.startswith(p + "/") for p in chosen) and \
                     self.valid(point.with_pipeline(chosen | {path})):
                 chosen.add(path)

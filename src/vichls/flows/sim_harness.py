@@ -131,26 +131,34 @@ class Bank:
         return len(self.index)
 
 
-def banks_of(param: Param, partition: Partition | None, dual: bool) -> list[Bank]:
-    """The memory banks of an array parameter, with the word -> element map of each."""
+def banks_of(param: Param, partition: Partition | tuple[Partition, ...] | None,
+             dual: bool) -> list[Bank]:
+    """The memory banks of an array parameter, with the word -> element map of each. A
+    tuple of partitions (each on its own dimension, dim >= 1) composes: the banks are the
+    grid over those dimensions, numbered row-major in the order of the dimensions."""
     assert isinstance(param.type, ArrayType)
     shape = param.type.shape
     flat = np.arange(param.type.size, dtype=np.int64).reshape(shape)
-    if partition is None:
+    if partition is None or partition == ():
         return [Bank(param.name, param.name, param.type.element, flat.reshape(-1), dual)]
-    kind, factor = partition.kind, partition.factor
-    if kind not in ("cyclic", "block"):
-        raise ValueError(
-            f"array {param.name!r}: a parameter can be partitioned cyclic or block, not {kind!r}"
-        )
-    if not 0 <= partition.dim <= len(shape) or factor < 1:
-        raise ValueError(
-            f"array {param.name!r}: partition {partition} does not fit shape {shape} "
-            f"(dim counts from 1, 0 for all; factor >= 1)"
-        )
-    axes = range(len(shape)) if partition.dim == 0 else [partition.dim - 1]
+    parts = partition if isinstance(partition, tuple) else (partition,)
+    splits: list[tuple[int, str, int]] = []  # (axis, kind, factor)
+    for part in parts:
+        if part.kind not in ("cyclic", "block"):
+            raise ValueError(f"array {param.name!r}: a parameter can be partitioned cyclic or "
+                             f"block, not {part.kind!r}")
+        if not 0 <= part.dim <= len(shape) or part.factor < 1 or (part.dim == 0 and len(parts) > 1):
+            raise ValueError(
+                f"array {param.name!r}: partition {part} does not fit shape {shape} "
+                f"(dim counts from 1, 0 for all; factor >= 1)"
+            )
+        axes = range(len(shape)) if part.dim == 0 else [part.dim - 1]
+        splits += [(axis, part.kind, part.factor) for axis in axes]
+    splits.sort()
+    if len({axis for axis, _, _ in splits}) != len(splits):
+        raise ValueError(f"array {param.name!r}: a dimension is partitioned twice")
 
-    def elements(axis: int, b: int) -> list[int]:
+    def elements(axis: int, kind: str, factor: int, b: int) -> list[int]:
         size = shape[axis]
         if kind == "cyclic":
             return list(range(b, size, factor))
@@ -158,10 +166,11 @@ def banks_of(param: Param, partition: Partition | None, dual: bool) -> list[Bank
         return list(range(b * per_bank, min(size, (b + 1) * per_bank)))
 
     banks = []
-    for number, coords in enumerate(itertools.product(range(factor), repeat=len(axes))):
+    grid = itertools.product(*(range(factor) for _, _, factor in splits))
+    for number, coords in enumerate(grid):
         index = flat
-        for axis, b in zip(axes, coords):
-            elems = elements(axis, b)
+        for (axis, kind, factor), b in zip(splits, coords):
+            elems = elements(axis, kind, factor, b)
             per_bank = math.ceil(shape[axis] / factor)
             # pad the partitioned dimension to per_bank so every bank has the same shape
             taken = np.take(index, elems, axis=axis) if elems else \

@@ -57,7 +57,7 @@ def call_site(depth: int) -> tuple[str, int, int | None]:
     return caller.filename, caller.lineno, col
 
 
-def _constant_arrays(kernel) -> dict:
+def constant_arrays(kernel) -> dict:
     """The module-level constant arrays (``vichls.const``) that ``kernel`` or a kernel it
     calls reads, by name: after inlining they are the top's."""
     found, todo, seen = {}, [kernel], set()
@@ -168,19 +168,27 @@ class Schedule:
             (name,) = d.args
             arrays = {p.name: p for p in kt.params if p.is_array}
             arrays.update({s.name: s for s in kt.locals if s.is_array})
-            arrays.update(_constant_arrays(self.kernel))  # (read by the top or a callee)
+            arrays.update(constant_arrays(self.kernel))  # (read by the top or a callee)
             if name not in arrays:
                 raise self._fail(d, f"kernel '{kt.name}' has no array named '{name}'")
             sym = arrays[name]
             kind, dim, factor = opts["kind"], opts["dim"], opts["factor"]
             if kind not in PARTITION_KINDS:
                 raise self._fail(d, f"kind must be one of {', '.join(PARTITION_KINDS)}")
+            # partitions of one array on different dimensions compose (a grid of banks);
+            # one dimension is partitioned once, and dim=0 takes every dimension
             earlier = next((e for e in self.directives
-                            if e.kind == "partition" and e.args == d.args), None)
+                            if e.kind == "partition" and e.args == d.args
+                            and 0 in (dim, dict(e.options)["dim"])
+                            or e.kind == "partition" and e.args == d.args
+                            and dict(e.options)["dim"] == dim), None)
             if earlier is not None:
-                raise self._fail(d, f"'{name}' is already partitioned by {earlier.spelled()} "
-                                    f"at line {earlier.line}; an array is partitioned once "
-                                    "(dim=0 partitions every dimension)")
+                which = "every dimension" if 0 in (dim, dict(earlier.options)["dim"]) \
+                    else f"dimension {dim}"
+                raise self._fail(d, f"'{name}' is already partitioned on {which} by "
+                                    f"{earlier.spelled()} at line {earlier.line} (each "
+                                    "dimension is partitioned once; dim=0 partitions every "
+                                    "dimension)")
             rank = len(sym.type.shape)
             if not (isinstance(dim, int) and 0 <= dim <= rank):
                 raise self._fail(d, f"dim must be 0 (all) or 1..{rank} for '{name}'")

@@ -193,17 +193,19 @@ def _bank(access: Operation, requests: dict) -> object:
     partitioned dimension is a constant; "any" when it is not; 0 without a request."""
     if not isinstance(access, (affine.LoadOp, affine.StoreOp)):
         return "any" if source_name(access.memref) in requests else 0
-    request = requests.get(source_name(access.memref))
-    if request is None:
+    specs = requests.get(source_name(access.memref))
+    if specs is None:
         return 0
-    kind, dim, factor = request
     results = access.map.data.results
-    if not 1 <= dim <= len(results) or not isinstance(results[dim - 1], AffineConstantExpr):
-        return "any"
-    c = results[dim - 1].value
-    size = access.memref.type.get_shape()[dim - 1]
-    factor = factor or size
-    return {"cyclic": c % factor, "complete": c}.get(kind, c // -(-size // factor))
+    bank = []
+    for kind, dim, factor in specs:  # (one per partitioned dimension; dim=0: "any")
+        if not 1 <= dim <= len(results) or not isinstance(results[dim - 1], AffineConstantExpr):
+            return "any"
+        c = results[dim - 1].value
+        size = access.memref.type.get_shape()[dim - 1]
+        f = factor or size
+        bank.append({"cyclic": c % f, "complete": c}.get(kind, c // -(-size // f)))
+    return bank[0] if len(bank) == 1 else tuple(bank)
 
 
 def _promotable(array, ops: list[Operation], inner: affine.ForOp) -> list | None:

@@ -2,9 +2,10 @@
 
 ``partition_arrays(module, requests)`` rewrites, in the top function of ``module``, each
 requested array (a parameter, a local ``memref.alloca`` or a constant array's
-``memref.get_global``, named by ``vichls.name``) into banks along one dimension, or along
-every dimension for ``dim=0``; a constant array's banks are constant globals of their own
-elements:
+``memref.get_global``, named by ``vichls.name``) into banks along one dimension, along
+every dimension for ``dim=0``, or along each dimension one of several requests for the array
+names (each with its own kind and factor: they compose into one grid of banks); a constant
+array's banks are constant globals of their own elements:
 
 - cyclic, factor F: element ``x`` of the dimension goes to bank ``x % F`` at ``x // F``;
 - block, factor F: with ``B = ceil(D / F)``, bank ``x // B`` at ``x % B``;
@@ -412,7 +413,7 @@ def _rewrite_dynamic(op, banks: list[SSAValue], split: _Split) -> None:
 
 
 def _rewrite_uses(array: SSAValue, banks: list[SSAValue], split: _Split, name: str) -> None:
-    dynamic_loads: list[affine.LoadOp] = []
+    dynamic_loads: list[Operation] = []
     for use in list(array.uses):
         op = use.operation
         if isinstance(op, (affine.LoadOp, affine.StoreOp)) and op.memref is array:
@@ -428,24 +429,60 @@ def _rewrite_uses(array: SSAValue, banks: list[SSAValue], split: _Split, name: s
                 form_bank = _static_bank(_linear(op.indices[split.axis]), split)
             if form_bank is not None:
                 _rewrite_static_memref(op, banks, split, form_bank)
+            elif isinstance(op, memref.LoadOp) and split.kind == "cyclic" and \
+                    len(op.indices) == len(array.type.get_shape()):
+                dynamic_loads.append(op)
             else:
                 _rewrite_dynamic(op, banks, split)
         else:
             raise PartitionError(
                 f"array '{name}' is used by '{op.name}', which partitioning cannot split "
                 "(only loads and stores of the array can be rewritten into banks)")
-    for window in _windows(dynamic_loads, banks, split):
-        if len(window) > 1:
-            _rewrite_rotated(window, banks, split)
-        else:
-            _rewrite_dynamic(window[0][0], banks, split)
+    _rewrite_windows(_windows(dynamic_loads, banks, split), banks, split)
 
 
 # -- windows of loads: x[i], x[i + 1], ... of a cyclic partition --------------------------------
 
 
-def _windows(loads: list[affine.LoadOp], banks: list[SSAValue], split: _Split
-             ) -> list[list[tuple[affine.LoadOp, int]]]:
+def _axis_forms(load: Operation) -> list:
+    """Per index of a load (affine or memref), its linear form, or the index value itself
+    when it is not linear (then only the same value is the same index)."""
+    if isinstance(load, affine.LoadOp):
+        amap = load.map.data
+        forms = [_linear(v) for v in load.indices]
+        if any(f is None for f in forms):
+            return [None] * len(amap.results)
+        dims, syms = forms[: amap.num_dims], forms[amap.num_dims :]
+        return [_linear_expr(expr, dims, syms) for expr in amap.results]
+    return [_linear(v) or v for v in load.indices]
+
+
+def _form_key(form) -> object:
+    if isinstance(form, tuple):
+        coeffs, const = form
+        return tuple(sorted(((id(v), c) for v, c in coeffs.items() if c), key=lambda t: t[0])), const
+    return ("value", id(form))
+
+
+def _window_key(load: Operation, split: _Split):
+    """What the loads of one window share: the split axis's linear form without its
+    constant, and the other indices (equal forms, or the same value); None when the split
+    axis's index is not linear."""
+    forms = _axis_forms(load)
+    axis = forms[split.axis]
+    if not isinstance(axis, tuple):
+        return None
+    key = [_form_key(f) for f in forms]
+    key[split.axis] = _form_key((axis[0], 0))
+    return tuple(key)
+
+
+def _axis_constant(load: Operation, split: _Split) -> int:
+    return _axis_forms(load)[split.axis][1]
+
+
+def _windows(loads: list[Operation], banks: list[SSAValue], split: _Split
+             ) -> list[list[tuple[Operation, int]]]:
     """The loads of a cyclic partition whose bank is known only at run time, in windows:
     loads in one block, with the same indices but for a constant ``d`` added on the split
     axis, ``0 <= d < factor`` from the window's first (so each bank holds exactly one of the
@@ -453,19 +490,20 @@ def _windows(loads: list[affine.LoadOp], banks: list[SSAValue], split: _Split
     no window takes is a window of one."""
     groups: dict = {}
     order: dict[Operation, int] = {}
+    numbered: set = set()
     for load in loads:
         block = load.parent_block()
-        if block not in order:
+        if block not in numbered:
+            numbered.add(block)
             order.update({op: n for n, op in enumerate(block.ops)})
-        key = _window_key(load, split)
-        groups.setdefault((block, key), []).append(load)
-    out: list[list[tuple[affine.LoadOp, int]]] = []
+        groups.setdefault((block, _window_key(load, split)), []).append(load)
+    out: list[list[tuple[Operation, int]]] = []
     for (block, key), members in groups.items():
         if key is None:
             out += [[(m, 0)] for m in members]
             continue
         members.sort(key=lambda m: (_axis_constant(m, split), order[m]))
-        window: list[tuple[affine.LoadOp, int]] = []
+        window: list[tuple[Operation, int]] = []
         for m in members:
             c = _axis_constant(m, split)
             if window:
@@ -480,32 +518,6 @@ def _windows(loads: list[affine.LoadOp], banks: list[SSAValue], split: _Split
             window.append((m, c - _axis_constant(window[0][0], split) if window else 0))
         out.append(window)
     return out
-
-
-def _window_key(load: affine.LoadOp, split: _Split):
-    """What the loads of one window share: every index's linear form, the split axis's
-    without its constant; None when an index is not linear."""
-    amap = load.map.data
-    forms = [_linear(v) for v in load.indices]
-    if any(f is None for f in forms):
-        return None
-    dims, syms = forms[: amap.num_dims], forms[amap.num_dims :]
-    key = []
-    for axis, expr in enumerate(amap.results):
-        form = _linear_expr(expr, dims, syms)
-        if form is None:
-            return None
-        coeffs, const = form
-        terms = tuple(sorted(((id(v), c) for v, c in coeffs.items() if c), key=lambda t: t[0]))
-        key.append((terms, None if axis == split.axis else const))
-    return tuple(key)
-
-
-def _axis_constant(load: affine.LoadOp, split: _Split) -> int:
-    amap = load.map.data
-    forms = [_linear(v) for v in load.indices]
-    dims, syms = forms[: amap.num_dims], forms[amap.num_dims :]
-    return _linear_expr(amap.results[split.axis], dims, syms)[1]
 
 
 def _operands_before(load: Operation, position: int, block: Block,
@@ -533,32 +545,92 @@ def _no_store_between(block: Block, first: int, last: int, banks: list[SSAValue]
     return True
 
 
-def _rewrite_rotated(window: list[tuple[affine.LoadOp, int]], banks: list[SSAValue],
+def _index_values(load: Operation, before: Operation) -> list[SSAValue]:
+    """The index values of a load, an affine load's maps applied in front of ``before``."""
+    if isinstance(load, memref.LoadOp):
+        return list(load.indices)
+    amap = load.map.data
+    return [_insert(affine.ApplyOp(list(load.indices), AffineMapAttr(
+        AffineMap(amap.num_dims, amap.num_symbols, (expr,)))), before) for expr in amap.results]
+
+
+def _rewrite_windows(windows: list[list[tuple[Operation, int]]], banks: list[SSAValue],
                      split: _Split) -> None:
+    """Rotate every window of two or more loads (``_rewrite_rotated``), the others read
+    every bank. Windows in one block at the same place on the split axis share the row,
+    the phase and each bank's row: their reads of one bank then have equal indices on that
+    axis, and a window on another axis of the same array (a later split) finds them."""
+    shared: dict = {}
+    position: dict[Operation, int] = {}
+    for block in {window[0][0].parent_block() for window in windows}:
+        position.update({op: n for n, op in enumerate(block.ops)})
+    # in program order, so that the first window of a place comes first
+    windows = sorted(windows, key=lambda w: min(position[load] for load, _ in w))
+    for window in windows:
+        if len(window) == 1:
+            _rewrite_dynamic(window[0][0], banks, split)
+            continue
+        base = window[0][0]
+        block = base.parent_block()
+        members = {load for load, _ in window}
+        first = next(op for op in block.ops if op in members)
+        key = (block, _form_key(_axis_forms(base)[split.axis]))
+        place = shared.get(key)
+        if place is not None and not (_dominates(place[0], first) and all(
+                _dominates(v.owner, place[0]) for v in base.operands
+                if isinstance(v.owner, Operation) and v.owner.parent_block() is block)):
+            place = None
+        if place is None:
+            indices = _index_values(base, first)
+            row, phase = _div_mod(indices[split.axis], split.factor, first)
+            # the next row, but the last when there is none: a bank no element of the window
+            # is in still reads a word of its own (a window narrower than F at the end)
+            last = _index_const(split.per_bank - 1, first)
+            next_row = _insert(arith.SelectOp(
+                _insert(arith.CmpiOp(row, last, "ult"), first),
+                _insert(arith.AddiOp(row, _index_const(1, first)), first), last), first)
+            rows = [_insert(arith.SelectOp(
+                _insert(arith.CmpiOp(_index_const(b, first), phase, "ult"), first),
+                next_row, row), first) for b in range(split.factor)]
+            is_phase = [_insert(arith.CmpiOp(phase, _index_const(q, first), "eq"), first)
+                        for q in range(split.factor - 1)]
+            place = (row.owner, rows, is_phase)  # (an op that stays: the loads go)
+            shared[key] = place
+        else:
+            # the window's other indices go where the shared ones are: a window of a later
+            # split that takes loads of several of these windows finds them all there
+            indices = _index_values(base, place[0])
+        _rewrite_rotated(window, banks, split, first, indices, place[1], place[2])
+
+
+def _dominates(op: Operation, later: Operation) -> bool:
+    """``op`` comes before ``later`` in their common block."""
+    block = later.parent_block()
+    if op.parent_block() is not block:
+        return False
+    for x in block.ops:
+        if x is op:
+            return True
+        if x is later:
+            return False
+    return False
+
+
+def _rewrite_rotated(window: list[tuple[Operation, int]], banks: list[SSAValue],
+                     split: _Split, first: Operation, indices: list[SSAValue],
+                     rows: list[SSAValue], is_phase: list[SSAValue]) -> None:
     """The loads of a window read each bank once. With ``base`` the first load's index on
     the split axis, ``row = base // F`` and ``phase = base % F``: bank b holds the window's
-    element at row ``row + (b < phase)``; the load at ``base + d`` takes bank ``(phase + d)
-    % F``, a choice on ``phase`` alone. A bank then serves one access of the window where
-    reading every bank for every load (``_rewrite_dynamic``) charged it all of them."""
-    base = window[0][0]
-    block = base.parent_block()
-    members = {load for load, _ in window}
-    first = next(op for op in block.ops if op in members)  # where the reads go
-    amap = base.map.data
-    indices = [_insert(affine.ApplyOp(list(base.indices), AffineMapAttr(
-        AffineMap(amap.num_dims, amap.num_symbols, (expr,)))), first) for expr in amap.results]
-    row, phase = _div_mod(indices[split.axis], split.factor, first)
-    one = _index_const(1, first)
-    next_row = _insert(arith.AddiOp(row, one), first)
+    element at row ``row + (b < phase)`` (``rows[b]``); the load at ``base + d`` takes bank
+    ``(phase + d) % F``, a choice on ``phase`` alone (``is_phase[q]``: phase == q). A bank
+    then serves one access of the window where reading every bank for every load
+    (``_rewrite_dynamic``) charged it all of them. The reads go in front of ``first``, at
+    ``indices`` (the window's first load's) but for the split axis."""
     values = []
     for b in range(split.factor):
-        wrapped = _insert(arith.CmpiOp(_index_const(b, first), phase, "ult"), first)
-        bank_row = _insert(arith.SelectOp(wrapped, next_row, row), first)
         at = list(indices)
-        at[split.axis] = bank_row
+        at[split.axis] = rows[b]
         values.append(_insert(memref.LoadOp.get(banks[b], at), first))
-    is_phase = [_insert(arith.CmpiOp(phase, _index_const(q, first), "eq"), first)
-                for q in range(split.factor - 1)]
     for load, d in window:
         result = values[(split.factor - 1 + d) % split.factor]
         for q in reversed(range(split.factor - 1)):
@@ -808,31 +880,40 @@ class _Partitioner:
             banks.append(read.memref)
         return banks
 
-    def partition(self, name: str, kind: str, dim: int, factor: int | None) -> None:
+    def partition(self, name: str, specs: list[tuple[str, int, int | None]]) -> None:
+        """Split array ``name`` by ``specs``, (kind, dim, factor) each: one request, or
+        several on different dimensions, which compose into a grid of banks."""
         array, local = self.find(name)
         shape = tuple(array.type.get_shape())
-        if kind not in KINDS:
-            raise PartitionError(f"partition of '{name}': kind must be one of {', '.join(KINDS)}")
         if not shape:
             raise PartitionError(f"'{name}' is a scalar: only arrays can be partitioned")
-        if not 0 <= dim <= len(shape):
-            raise PartitionError(f"partition of '{name}': dim must be 0 (all) or 1..{len(shape)}")
-        if kind == "complete" and not local:
-            raise PartitionError(f"'{name}' is a parameter: complete partitioning applies to "
-                                 "local arrays only")
         if BANK_OF_ATTR in (self.arg_attrs.get(array) or getattr(array.owner, "attributes", {})):
             raise PartitionError(f"array '{name}' is already partitioned")
-        axes = list(range(len(shape))) if dim == 0 else [dim - 1]
         splits = []
-        for axis in axes:
-            f = shape[axis] if kind == "complete" else factor
-            if not isinstance(f, int) or f < 1:
-                raise PartitionError(f"partition of '{name}': factor must be a positive integer")
-            if f > shape[axis]:
-                raise PartitionError(f"partition of '{name}': factor {f} is larger than "
-                                     f"dimension {axis + 1} ({shape[axis]})")
-            splits.append(_Split(kind, f, axis, shape[axis]))
-        if kind == "complete":
+        for kind, dim, factor in specs:
+            if kind not in KINDS:
+                raise PartitionError(f"partition of '{name}': kind must be one of "
+                                     f"{', '.join(KINDS)}")
+            if not 0 <= dim <= len(shape):
+                raise PartitionError(f"partition of '{name}': dim must be 0 (all) or "
+                                     f"1..{len(shape)}")
+            if kind == "complete" and not local:
+                raise PartitionError(f"'{name}' is a parameter: complete partitioning applies "
+                                     "to local arrays only")
+            for axis in list(range(len(shape))) if dim == 0 else [dim - 1]:
+                f = shape[axis] if kind == "complete" else factor
+                if not isinstance(f, int) or f < 1:
+                    raise PartitionError(f"partition of '{name}': factor must be a positive "
+                                         "integer")
+                if f > shape[axis]:
+                    raise PartitionError(f"partition of '{name}': factor {f} is larger than "
+                                         f"dimension {axis + 1} ({shape[axis]})")
+                if any(other.axis == axis for other in splits):
+                    raise PartitionError(f"partition of '{name}': dimension {axis + 1} is "
+                                         "partitioned twice")
+                splits.append(_Split(kind, f, axis, shape[axis]))
+        splits.sort(key=lambda split: split.axis)
+        if any(split.kind == "complete" for split in splits):
             _unroll_loops_indexing(array)
         # last axis first, so that dropping a dimension (complete) leaves earlier axes alone;
         # bank grid coordinates are kept in row-major order of the axes
@@ -847,6 +928,7 @@ class _Partitioner:
                 bank.owner.attributes.update(tag)
             else:
                 self.arg_attrs[bank].update(tag)
+        kind, dim, factor = specs[0]
         record = {
             "kind": StringAttr(kind),
             "factor": IntegerAttr(splits[0].factor if len(splits) == 1 else (factor or 0), i64),
@@ -854,6 +936,10 @@ class _Partitioner:
             "banks": IntegerAttr(len(pieces), i64),
             "shape": ArrayAttr([IntegerAttr(d, i64) for d in shape]),
         }
+        if len(specs) > 1:  # composed: every split, in the order of the dimensions
+            record["splits"] = ArrayAttr([DictionaryAttr({
+                "kind": StringAttr(split.kind), "factor": IntegerAttr(split.factor, i64),
+                "dim": IntegerAttr(split.axis + 1, i64)}) for split in splits])
         if local:
             record["local"] = UnitAttr()
         existing = dict(self.function.attributes[PARTITIONS_ATTR].data) \
@@ -893,13 +979,17 @@ class _Partitioner:
 
 def partition_arrays(module: ModuleOp, requests: list[tuple[str, str, int, int | None]]) -> None:
     """Partition arrays of the top function of ``module`` in place; each request is
-    (array name, kind, dim, factor) as in ``customize(k).partition``."""
+    (array name, kind, dim, factor) as in ``customize(k).partition``; the requests of one
+    array (on different dimensions) compose."""
     if not requests:
         return
     top = top_function(module)
     partitioner = _Partitioner(top)
+    by_array: dict[str, list[tuple[str, int, int | None]]] = {}
     for name, kind, dim, factor in requests:
-        partitioner.partition(name, kind, dim, factor)
+        by_array.setdefault(name, []).append((kind, dim, factor))
+    for name, specs in by_array.items():
+        partitioner.partition(name, specs)
     partitioner.finish()
 
 
@@ -921,16 +1011,18 @@ def request_partitions(module: ModuleOp, requests: list[tuple[str, str, int, int
     top_function(module).attributes[REQUESTS_ATTR] = ArrayAttr(entries)
 
 
-def requested_partitions(function: func.FuncOp) -> dict[str, tuple[str, int, int | None]]:
-    """{array name: (kind, dim, factor)} of the requests recorded on ``function`` (the top
-    function; the loop directives run before the back end applies them)."""
+def requested_partitions(function: func.FuncOp
+                         ) -> dict[str, list[tuple[str, int, int | None]]]:
+    """{array name: [(kind, dim, factor), ...]} of the requests recorded on ``function``
+    (the top function; the loop directives run before the back end applies them)."""
     if REQUESTS_ATTR not in function.attributes:
         return {}
-    out = {}
+    out: dict[str, list[tuple[str, int, int | None]]] = {}
     for entry in function.attributes[REQUESTS_ATTR].data:
         d = entry.data
         factor = d["factor"].value.data
-        out[d["array"].data] = (d["kind"].data, d["dim"].value.data, factor or None)
+        out.setdefault(d["array"].data, []).append(
+            (d["kind"].data, d["dim"].value.data, factor or None))
     return out
 
 
@@ -953,20 +1045,25 @@ def apply_requested_partitions(module: ModuleOp) -> None:
 
 
 def partitions_of(function: func.FuncOp) -> dict[str, dict]:
-    """{array name: {kind, factor, dim, banks, shape, local}} recorded by the pass."""
+    """{array name: {kind, factor, dim, banks, shape, local, splits}} recorded by the pass;
+    ``splits``: (kind, factor, dim) of every partitioned dimension, in order (one for a
+    single request on one dimension, each dimension's for dim=0 or composed requests)."""
     if PARTITIONS_ATTR not in function.attributes:
         return {}
     out = {}
     for name, record in function.attributes[PARTITIONS_ATTR].data.items():
         d = record.data
-        out[name] = {
-            "kind": d["kind"].data,
-            "factor": d["factor"].value.data,
-            "dim": d["dim"].value.data,
-            "banks": d["banks"].value.data,
-            "shape": tuple(a.value.data for a in d["shape"].data),
-            "local": "local" in d,
-        }
+        shape = tuple(a.value.data for a in d["shape"].data)
+        kind, factor, dim = d["kind"].data, d["factor"].value.data, d["dim"].value.data
+        if "splits" in d:
+            splits = tuple((e.data["kind"].data, e.data["factor"].value.data,
+                            e.data["dim"].value.data) for e in d["splits"].data)
+        else:
+            splits = tuple((kind, shape[axis] if kind == "complete" else factor, axis + 1)
+                           for axis in (range(len(shape)) if dim == 0 else [dim - 1]))
+        out[name] = {"kind": kind, "factor": factor, "dim": dim,
+                     "banks": d["banks"].value.data, "shape": shape, "local": "local" in d,
+                     "splits": splits}
     return out
 
 
