@@ -48,6 +48,15 @@ def dense_relu(x: int8[K], w: int8[M, K], bias: int32[M], y: int32[M]):
 
 
 @kernel
+def scaled_reverse(c: int32[K], y: int32[K]):
+    t: int32[K] = 0
+    for k in range(K):
+        t[k] = c[k] * 3
+    for k in range(K):
+        y[k] = t[K - 1 - k]
+
+
+@kernel
 def horner(c: int32[K], x: int32[M], y: int32[M]):
     for m in range(M):
         acc: int32 = c[0]
@@ -109,15 +118,30 @@ def outcomes(kernels):
 
     items = [(name, Scheduled(_pipelined(kernels[name])), [args(name) for _ in range(3)])
              for name in ("dense", "dense_relu", "horner")]
+    reverse = (rng.integers(-99, 99, K).astype(np.int32), np.zeros(K, np.int32))
+    items.append(("scaled_reverse", kernels["scaled_reverse"], [reverse]))
     return run_batch(items)
 
 
-@pytest.mark.parametrize("name", ["dense", "dense_relu", "horner"])
+@pytest.mark.parametrize("name", ["dense", "dense_relu", "horner", "scaled_reverse"])
 def test_the_pipelined_reductions_compute_what_python_does(outcomes, name):
     out = outcomes[name]
     assert_outcome(out)
-    if name != "horner":  # one result per cycle once the pipeline is full
+    if name in ("dense", "dense_relu"):  # one result per cycle once the pipeline is full
         assert max(out.cycles) <= M * K + 10, out.cycles
+
+
+def test_an_initialisation_overwritten_whole_is_dropped(kernels):
+    """t's zero fill is dead (the next loop writes every element before any is read): the
+    FPGA design runs the two loops only (remove-dead-inits; simulated above)."""
+    from vichls.transforms.loop.remove_dead_inits import remove_dead_inits
+    from xdsl.dialects import affine
+
+    module = kernels["scaled_reverse"].module()
+    loops = lambda: [op for op in module.walk() if isinstance(op, affine.ForOp)]  # noqa: E731
+    assert len(loops()) == 3
+    remove_dead_inits(module)
+    assert len(loops()) == 2
 
 
 # -- windows of a cyclic partition: x[i], x[i + 1], ... one per bank -----------------------

@@ -42,7 +42,8 @@ the top kernel without a break/continue of their own or a return inside (the loo
 become ``affine.for``); reorder and flatten only name the perfect nests written for them
 (``band_statement``: every store at exactly the loop variables' element, no array read that
 the nest writes, no conditional expression, so any order gives the same result, keeping
-the order of the loops no index uses); partition stays within the array's shape, complete
+the order of the loops no index uses); partition stays within the array's shape (a second
+dimension of an array may get a partition of its own, which composes), complete
 partitioning on local arrays only. With directives the program text itself differs from
 the one of the same seed without (the nests for reorder and flatten are drawn too).
 
@@ -1195,6 +1196,13 @@ def _draw_schedule(g: _Generator, param_arrays: dict[str, ArrayType],
             size = min(shape) if dim == 0 else shape[dim - 1]
             factor = rng.randint(1, size)
             calls.append(f"partition({name!r}, dim={dim}, factor={factor}, kind={part_kind!r})")
+            if dim >= 1 and len(shape) >= 2 and rng.random() < 0.4:
+                # a second dimension with a partition of its own: they compose into a grid
+                other = rng.choice([d for d in range(1, len(shape) + 1) if d != dim])
+                other_kind = rng.choice(["cyclic", "block"])
+                other_factor = rng.randint(1, shape[other - 1])
+                calls.append(f"partition({name!r}, dim={other}, factor={other_factor}, "
+                             f"kind={other_kind!r})")
     return calls
 
 

@@ -29,6 +29,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     cpu = "vichls.cpu."
     entries = {
         "apply-partitions": (loop + "partition_arrays", "ApplyPartitionsPass"),
+        "remove-dead-inits": (loop + "remove_dead_inits", "RemoveDeadInitsPass"),
         "bind-multipliers": (fpga + "bind_multipliers", "BindMultipliersPass"),
         "check-stream-depths": (fpga + "check_stream_depths", "CheckStreamDepthsPass"),
         "div-by-constant": (fpga + "div_by_constant", "DivByConstantPass"),

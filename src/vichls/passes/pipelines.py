@@ -8,7 +8,9 @@ and vichls.driver.fpga runs it in memory. Passes transform IR; the ordering rule
 
 1. inline-calls: one component for the top kernel; a callee's accesses become the top's;
    merge-constant-reads: the reads of a constant array that inlining copied are one (one
-   ROM, which a partition directive splits whole).
+   ROM, which a partition directive splits whole); remove-dead-inits: after inlining (a
+   callee's statement may be the one that overwrites an array whole), before partitioning
+   (a completely partitioned array's initialisation would be unrolled first).
 2. apply-partitions: after inlining, so that a callee's accesses to a partitioned array
    are rewritten too.
 3. check-stream-depths, then hoist-local-streams: the check reasons about the entry
@@ -100,6 +102,7 @@ from vichls.transforms.fpga.lower_affine_fpga import LowerAffineFpgaPass
 from vichls.transforms.fpga.merge_constant_reads import MergeConstantReadsPass
 from vichls.transforms.fpga.narrow_compares import NarrowPass
 from vichls.transforms.loop.partition_arrays import ApplyPartitionsPass
+from vichls.transforms.loop.remove_dead_inits import RemoveDeadInitsPass
 from vichls.transforms.fpga.predicate_ifs import PredicateIfsPass
 from vichls.transforms.fpga.reassociate import ReassociatePass
 from vichls.transforms.fpga.reassociate_products import ReassociateProductsPass
@@ -114,7 +117,8 @@ from vichls.transforms.fpga.value_numbering import ValueNumberingPass
 def fpga_prepare(device: str) -> list[ModulePass]:
     """The passes of ``fpga-prepare``, in the order the module docstring explains."""
     return [
-        InlineCallsPass(), MergeConstantReadsPass(), ApplyPartitionsPass(),
+        InlineCallsPass(), MergeConstantReadsPass(), RemoveDeadInitsPass(),
+        ApplyPartitionsPass(),
         CheckStreamDepthsPass(),
         HoistLocalStreamsPass(), UnrollInPipelinesPass(), LowerAffineFpgaPass(),
         FoldConstantLoadsPass(), IfConvertScalarsPass(device=device), ForwardScalarStoresPass(), ValueNumberingPass(),

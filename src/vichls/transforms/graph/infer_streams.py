@@ -43,7 +43,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from vichls.dialects import graph
 from vichls.dialects import stream
-from vichls.transforms.graph.extract_tasks import single_in_order_access
+from vichls.analysis.array_writes import single_in_order_access
 from vichls.signature import find_function, top_function
 from vichls.dialects.attributes import STREAM_ATTR
 
