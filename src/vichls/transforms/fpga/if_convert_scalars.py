@@ -23,9 +23,11 @@ address, so any index names one of its words, and an index whose value range
 too. The load then runs speculatively (a pipelined iteration holds the port for it
 anyway); its value is used only where the condition holds. That is the initialisation of a
 flattened reduction, ``acc = bias[m]`` under ``if k == 0``: as a select the accumulation
-reads it at once, and the loop reaches II=1. Any other array load keeps its if as it is,
-and so does a load after a store to its own array in the same if (moved in front, it
-would read the element before the store).
+reads it at once, and the loop reaches II=1. In a pipeline that is done only for an if
+that writes registers alone, one of which the code after it reads back (elsewhere a
+predicated register update is cheaper than a select on the recurrence); any other array
+load keeps its if as it is, and so does a load after a store to its own array in the same
+if (moved in front, it would read the element before the store).
 
 The condition code of a ``while`` loop outside pipelines (its ``before`` region) is
 converted the same way, array loads included. That is the short-circuit ``while k > 0 and p[k] != t[i]`` (the front end gives ``and`` a
@@ -109,9 +111,13 @@ def _convertible(branch: scf.IfOp, in_condition: bool) -> bool:
     if branch.results:
         return False
     # an array load moves in front of the if while its array stores stay in it: not past a
-    # store to its own array
+    # store to its own array. In a pipeline only where the if writes registers alone and
+    # the code after it reads one back (acc = bias[m], then acc += ...): elsewhere the
+    # predicated update is cheaper than a select on a recurrence (a merge's
+    # `if temp[i] <= temp[j]: a[k] = temp[i]; i += 1` went from II=2 to 3)
     stored = {op.memref for op in branch.walk()
               if isinstance(op, memref.StoreOp) and not is_scalar_memref(op.memref)}
+    speculate = in_condition or (not stored and _read_back(branch))
     for region in (branch.true_region, branch.false_region):
         for block in region.blocks:
             for op in block.ops:
@@ -121,7 +127,7 @@ def _convertible(branch: scf.IfOp, in_condition: bool) -> bool:
                     continue
                 if isinstance(op, memref.LoadOp) and is_scalar_memref(op.memref):
                     continue
-                if (isinstance(op, memref.LoadOp) and op.memref not in stored
+                if (isinstance(op, memref.LoadOp) and speculate and op.memref not in stored
                         and _address_in_range(op)):
                     continue
                 if isinstance(op, memref.StoreOp) and (
