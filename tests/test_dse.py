@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import vichls
 from vichls.dse import Point, Space, explore, parse_budget, python_of
+from vichls.dse.space import Multiplier
 from vichls.dse.evaluate import evaluate
 from vichls.dse.pareto import dominates, pareto_front
 from vichls.errors import VichlsError
@@ -349,10 +350,46 @@ def tight(nest):
     return explore(nest, budget="dsp=24", max_points=40)
 
 
-def test_exploration_respects_the_budget(tight):
+REQUANT = """
+from vichls import int8, int32, int64, kernel
+
+@kernel
+def requant(x: int8[64], w: int8[64], s: int64, y: int64[2]):
+    acc: int32 = 0
+    for k in range(64):
+        acc += int32(x[k]) * int32(w[k])
+    y[0] = int64(acc) * s
+    for r in range(2):
+        y[r] = y[r] * s
+"""
+
+
+def test_each_nest_is_bounded_by_its_own_multipliers(tmp_path):
+    # the 64-bit products (10 DSPs each, outside the MAC loop or in another nest) do not
+    # bound the MAC loop's copies (the kernel's 21 DSPs would allow 220 // 21 = 10): its
+    # 8-bit products are one DSP each, and the products that do not read k are not copied
+    requant, _ = _load(tmp_path, REQUANT, "requant")
+    space = Space(requant, dsp_budget=220)
+    assert sorted(space.multipliers, key=lambda m: m.dsp) == [
+        Multiplier(1, ("k",)), Multiplier(10, ()), Multiplier(10, ("r",))]
+    full = Point().with_unroll("k", 64)
+    assert space.valid(full) and space.dsp_estimate(full) == 64 + 10 + 10
+    assert space.dsp_estimate(Point().with_unroll("r", 2)) == 1 + 10 + 20
+    # a budget of 40 DSPs (60 with the slack) stops it between 32 and 64 copies
+    small = Space(requant, dsp_budget=40)
+    assert small.valid(Point().with_unroll("k", 32))
+    assert not small.valid(full)
+
+
+def test_exploration_respects_the_budget(tight, nest):
     budget = tight.budget
     assert tight.chosen is not None and tight.chosen.feasible
-    assert any(e.status == "over budget" for e in tight.points)
+    # the budget rules points out: by their estimate before they are built (i unrolled 8
+    # times: 8 copies of a * x[i] and of x[i] * y[j + 1], 3 DSPs each, 48 > 1.5 x 24), or
+    # by their resources once built
+    assert not Space(nest, dsp_budget=24).valid(Point().with_unroll("i", 8))
+    assert Space(nest).valid(Point().with_unroll("i", 8))
+    assert all(Space(nest, dsp_budget=24).at(e.point).valid(e.point) for e in tight.points)
     for e in tight.frontier + [tight.chosen]:
         assert all(e.resources[k] <= budget[k] for k in budget)
     best = min(e.latency for e in tight.points if e.feasible)

@@ -426,3 +426,73 @@ def test_a_merge_keeps_its_predicated_updates_and_ii_2():
     s.pipeline("stage/block/i").pipeline("stage/block/k")
     loops = {loop["name"]: loop for loop in s.build("fpga").report["loops"] if loop["pipelined"]}
     assert loops["k"]["ii"] == 2, loops["k"]
+
+
+# -- flattened pipelines step their counters --------------------------------------------------
+
+COUNTERS = '''
+import vichls
+from vichls import int8, int32, kernel
+
+
+@kernel
+def relu3d(x: int8[3, 10, 12], y: int8[3, 10, 12]):
+    for c in range(3):
+        for h in range(10):
+            for w in range(12):
+                v = x[c, h, w]
+                y[c, h, w] = v if v > 0 else 0
+
+
+@kernel
+def thirds(x: int32[60], y: int32[20], z: int32[3]):
+    for i in range(2, 59):
+        y[i // 3] = x[i] + i % 3 + i // 7
+        z[i % 3] = x[i + 1]
+
+
+@kernel
+def offset_nest(a: int32[5, 7], b: int32[5, 7]):
+    for i in range(1, 5):
+        for j in range(2, 7):
+            b[i, j] = a[i - 1, j - 2] * 3 + j
+'''
+
+COUNTER_CASES = {"relu3d": "w", "thirds": "i", "offset_nest": "j"}
+
+
+@pytest.fixture(scope="module")
+def counters(tmp_path_factory):
+    path = tmp_path_factory.mktemp("counters") / "counters.py"
+    path.write_text(COUNTERS)
+    ks = load_file(path)
+    return {name: _pipelined(ks[name], loop) for name, loop in COUNTER_CASES.items()}
+
+
+@pytest.mark.parametrize("name", list(COUNTER_CASES))
+def test_a_flattened_pipeline_steps_its_counters_instead_of_dividing(counters, name):
+    # the loops' variables (and i // 3, i % 3, i // 7) are registers that step: no
+    # multiplier for the magic numbers, no divider, a short pipeline (ReLU: depth 37 with
+    # the dividers of the second level, 5 with magic products and 2 DSPs)
+    report = counters[name].build("fpga").report
+    (loop,) = [loop for loop in report["loops"] if loop["pipelined"]]
+    assert loop["ii"] == 1, loop
+    assert report["resources"]["dsp"] == 0, report["resources"]
+    assert loop["depth"] <= 4, loop
+
+
+@pytest.fixture(scope="module")
+def counter_outcomes(counters):
+    rng = np.random.default_rng(8)
+    items = []
+    for name, s in counters.items():
+        sig = s.kernel.signature
+        args = [tuple(rng.integers(-100, 100, p.type.shape).astype(p.type.element.dtype)
+                      for p in sig.params) for _ in range(2)]
+        items.append((name, Scheduled(s), args))
+    return run_batch(items)
+
+
+@pytest.mark.parametrize("name", list(COUNTER_CASES))
+def test_the_stepped_counters_compute_what_python_does(counter_outcomes, name):
+    assert_outcome(counter_outcomes[name])

@@ -13,6 +13,8 @@ whole range of ``v``'s type. It follows
 - ``select``: the union of its two ranges;
 - ``andi`` with an operand that is never negative: 0 up to that operand's top;
 - ``divui`` / ``remui`` of a non-negative range by a positive one;
+- a quotient or remainder of a loop's variable that step-divided-ivs steps in a register
+  (``vichls.stepped``): 0 up to the largest value it records;
 - the induction variable of an ``scf.for`` with a constant positive step: from the lowest
   lower bound to the highest upper bound minus one (the body runs only below the bound).
 Anything else has its type's whole range.
@@ -31,6 +33,8 @@ from __future__ import annotations
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from vichls.analysis.floor_division import stepped_of
 
 #: the width of ``index`` values in the datapath (scheduling/list_schedule.bit_width)
 INDEX_WIDTH = 32
@@ -98,6 +102,9 @@ class ValueRanges:
         if isinstance(value, BlockArgument):
             return self._induction_variable(value)
         op = value.owner
+        stepped = stepped_of(op)
+        if stepped is not None:  # a loop's stepped quotient or remainder
+            return (0, stepped[4])
         if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
             v = _signed(op.value.value.data, width)
             return (v, v)

@@ -91,6 +91,10 @@ FLOOR_REMAINDER_ATTR = declare("floor_remainder", ArrayAttr, {OP},
                                "n % d of a non-negative n, as div-by-constant made it: [d, id]")
 DIVIDEND_ATTR = declare("dividend", IntegerAttr, {OP},
                         "the op of a division by a constant that reads n: its id")
+STEPPED_ATTR = declare("stepped", ArrayAttr, {OP},
+                       "a pipelined loop's variable divided by a constant, read from the "
+                       "register that steps it (step-divided-ivs): [kind, d, id, parent id, "
+                       "largest value]")
 PREDICATED_ATTR = declare("predicated", UnitAttr, {OP},
                           "an scf.if whose branches run as selects (predicate-ifs)")
 PIPELINED_DIVIDER_ATTR = declare("pipelined_divider", UnitAttr, {OP},

@@ -5,8 +5,9 @@ What: ``explore(kernel, budget=...)`` finds directive sets for a kernel, ScaleHL
 1. build the kernel without directives (the baseline), and probe once whether the back
    end supports ``pipeline`` (before it does, pipeline points are left out, with a note);
 2. bound the parallelism: the product of unroll factors along any loop nest path is at
-   most what the DSP budget allows for copies of the baseline's multipliers (and at most
-   ``max_parallel``);
+   most ``max_parallel``, and the DSP blocks of the products, each times the copies of the
+   loops it depends on, at most ``DSP_SLACK`` times the budget (``Space.dsp_estimate``:
+   a nest is bounded by its own multipliers, not by those elsewhere in the kernel);
 3. evaluate a structured sample (``Space.seeds``), then repeatedly evaluate the unseen
    neighbours (one knob changed) of the Pareto frontier (latency, LUT, DSP of the points
    within budget), lowest latency first, each round after the neighbours with fewer
@@ -44,7 +45,7 @@ from vichls.dse.evaluate import (
     evaluate,
 )
 from vichls.dse.pareto import pareto_front
-from vichls.dse.space import Point, Space, python_of
+from vichls.dse.space import DSP_SLACK, Point, Space, python_of
 from vichls.errors import VichlsError
 from vichls.targets import oplib
 
@@ -207,17 +208,17 @@ def explore(kernel, *, budget: str | dict | None = None, jobs: int = 1, schedule
     if baseline.status == "infeasible":
         raise VichlsError(f"kernel '{kernel.name}' does not build without directives: "
                           f"{baseline.error}")
-    base_dsp = baseline.resources.get("dsp", 0)
-    if base_dsp:
-        max_parallel = max(1, min(max_parallel, budget["dsp"] // base_dsp))
-        notes.append(f"parallelism bounded to {max_parallel} copies per loop nest "
-                     f"(DSP budget {budget['dsp']} / {base_dsp} DSPs without directives)")
-    space = Space(kernel, max_parallel=max_parallel)
+    space = Space(kernel, max_parallel=max_parallel, dsp_budget=budget["dsp"])
+    if space.multipliers:
+        notes.append(f"parallelism bounded per loop nest by its own multipliers: at most "
+                     f"{DSP_SLACK:g} x the DSP budget of {budget['dsp']} in the estimate "
+                     f"(and {max_parallel} copies per nest)")
     probe = _pipeline_probe(kernel, space, budget, clock_period_ns)
     evaluated: dict[Point, Evaluation] = {Point(): baseline}
     order = [baseline]
     if _unsupported(probe):
-        space = Space(kernel, max_parallel=max_parallel, pipeline=False)
+        space = Space(kernel, max_parallel=max_parallel, pipeline=False,
+                      dsp_budget=budget["dsp"])
         notes.append("pipeline points left out: this version of vichls does not "
                      "implement the pipeline directive yet")
     elif probe is not None:

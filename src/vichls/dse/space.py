@@ -28,7 +28,12 @@ directive calls (method, args, kwargs) that ``vichls.customize`` records, and
 
 Parallelism is bounded first (ScaleHLS): the product of the unroll factors along any
 nesting path stays at most ``max_parallel``, and the copies pipelining implies at most
-``PIPELINE_SLACK`` times that. ``seeds()`` gives a structured first sample
+``PIPELINE_SLACK`` times that. With a DSP budget (``dsp_budget``), each nest is bounded by
+its own multipliers as well: a point's ``dsp_estimate`` (every product's DSP blocks, by its
+operands' widths, times the copies of the loops whose variables it depends on) stays within
+``DSP_SLACK`` times the budget; a multiply outside the inner loops of a nest (a
+requantization) is not copied by unrolling them, and one in another nest does not bound
+this one. ``seeds()`` gives a structured first sample
 and ``neighbours(point)`` the points one knob away, which the search walks from the
 Pareto frontier.
 
@@ -45,6 +50,7 @@ from dataclasses import dataclass, field, replace
 
 from vichls.frontend import tree as T
 from vichls.frontend.customize import constant_arrays
+from vichls.types import FloatType
 
 LAYOUT_KINDS = ("cyclic", "block", "none")
 #: How far the copies a pipeline implies (its inner loops fully unrolled) may exceed the
@@ -53,6 +59,19 @@ LAYOUT_KINDS = ("cyclic", "block", "none")
 #: pipeline far beyond it (gemm's ``i``: 750 copies) only costs build time.
 PIPELINE_SLACK = 4
 TRIANGLE_FACTORS = (1, 2, 4, 8)  # unroll factors of a loop whose trip count varies
+#: How far a point's multiplier estimate may exceed the DSP budget and still be built: the
+#: estimate counts a product per copy where the back end may share it (an invariant
+#: product, a multiplier bound to several products of a pipeline at II > 1)
+DSP_SLACK = 1.5
+
+
+@dataclass(frozen=True)
+class Multiplier:
+    """A product in the kernel: the DSP blocks of one copy, and the loops (paths) whose
+    copies copy it: those around it whose variables it depends on."""
+
+    dsp: int
+    loops: tuple[str, ...]
 
 
 @dataclass
@@ -249,6 +268,75 @@ def _reads(e: T.Expr, sym: T.Sym) -> bool:
     return any(isinstance(x, T.Read) and x.sym is sym for x in _subexpressions(e))
 
 
+def _significant_bits(e: T.Expr) -> int:
+    """Bits of ``e`` a product needs: a widened narrower value keeps its own width (what
+    the back end's narrowing finds: ``int32(a) * int32(b)`` of int8 values is 16 bits)."""
+    width = getattr(e.ty, "width", 64)
+    if isinstance(e, T.Const):
+        return min(width, max(1, abs(int(e.value)).bit_length() + 1))
+    if isinstance(e, T.Convert):
+        return min(width, _significant_bits(e.arg))
+    return width
+
+
+def _product_dsp(e: T.Binary) -> int:
+    """DSP blocks of one copy of the product ``e`` (0 for a product by a constant: shifts
+    and adds)."""
+    from vichls.targets import oplib
+
+    if isinstance(e.lhs, T.Const) or isinstance(e.rhs, T.Const):
+        return 0
+    if isinstance(e.ty, FloatType):
+        return oplib.cost("fmul", 32).dsp
+    width = min(getattr(e.ty, "width", 64),
+                _significant_bits(e.lhs) + _significant_bits(e.rhs))
+    return oplib.cost("mul", width).dsp
+
+
+def _assigned(stmts: list[T.Stmt]) -> tuple[set[str], set[str]]:
+    """(scalars, arrays) that ``stmts`` write, nested statements included (by uid)."""
+    scalars, arrays = set(), set()
+    for s in _nested(stmts, True):
+        if isinstance(s, T.Assign):
+            scalars.add(s.sym.uid)
+        elif isinstance(s, (T.Store, T.InitArray)):
+            arrays.add(s.array.uid)
+    return scalars, arrays
+
+
+def _multipliers(stmts: list[T.Stmt], path: tuple[str, ...], around: list, labels: bool
+                 ) -> list[Multiplier]:
+    """The products under ``stmts``; ``around``: (loop path, loop, scalars and arrays its
+    body writes) of the loops around them, outermost first."""
+    out = []
+    for s in stmts:
+        for e in _exprs_of(s):
+            for x in _subexpressions(e):
+                if not (isinstance(x, T.Binary) and x.op == "mul"):
+                    continue
+                dsp = _product_dsp(x)
+                if not dsp:
+                    continue
+                reads = [y for y in _subexpressions(x) if isinstance(y, (T.Read, T.Load))]
+                loops = tuple(
+                    name for name, loop, (scalars, arrays) in around
+                    if any((isinstance(y, T.Read) and (y.sym is loop.var
+                                                       or y.sym.uid in scalars))
+                           or (isinstance(y, T.Load) and y.array.uid in arrays)
+                           for y in reads))
+                out.append(Multiplier(dsp, loops))
+        if isinstance(s, T.For):
+            p = (*path, _name_of(s, labels))
+            out += _multipliers(s.body, p, [*around, ("/".join(p), s, _assigned(s.body))],
+                                labels)
+        else:
+            for body in (getattr(s, "then", None), getattr(s, "orelse", None),
+                         s.body if isinstance(s, T.While) else None):
+                if body:
+                    out += _multipliers(body, path, around, labels)
+    return out
+
+
 def _labelled_names_are_unique(tree: T.KernelTree) -> bool:
     """Whether naming every loop by labels where it has them selects, in ``customize``,
     only the loops of that name (``i/j`` would also select a loop labelled ``i2/j2``)."""
@@ -317,9 +405,11 @@ class Space:
     """The knobs of one kernel and the moves between points (see the module docstring)."""
 
     def __init__(self, kernel, *, max_parallel: int = 64, pipeline: bool = True,
-                 swaps: tuple[str, ...] = (), root: "Space | None" = None):
+                 swaps: tuple[str, ...] = (), root: "Space | None" = None,
+                 dsp_budget: int | None = None):
         self.kernel = kernel
         self.max_parallel = max(1, max_parallel)
+        self.dsp_budget = dsp_budget
         self.pipeline_enabled = pipeline
         self.swaps = tuple(sorted(swaps))
         self._root = root or self
@@ -341,6 +431,8 @@ class Space:
         body = _interchanged(tree.body, (), frozenset(swaps), self.labels) if swaps \
             else tree.body
         self._walk(body, (), {})
+        #: every product of the kernel (as this variant orders its loops)
+        self.multipliers: list[Multiplier] = _multipliers(body, (), [], self.labels)
         if root is not None:
             self.interchanges = root.interchanges  # named in the kernel as written
         else:  # a name shared by loops in several places is one knob: no interchange of it
@@ -439,7 +531,7 @@ class Space:
         if point.reorder not in root._variants:
             root._variants[point.reorder] = Space(
                 self.kernel, max_parallel=self.max_parallel, pipeline=self.pipeline_enabled,
-                swaps=point.reorder, root=root)
+                swaps=point.reorder, root=root, dsp_budget=self.dsp_budget)
         return root._variants[point.reorder]
 
     def compatible_swaps(self, swaps) -> bool:
@@ -521,6 +613,9 @@ class Space:
                     return False
         if any(p not in self.loops for p in (*unroll, *tile, *point.pipeline)):
             return False  # a loop of another loop order
+        if self.dsp_budget is not None and \
+                self.dsp_estimate(point) > DSP_SLACK * self.dsp_budget:
+            return False
         if any(p in unroll for p in tile):
             return False  # a tiled loop is not unrolled as well (the space stays small)
         piped = set(point.pipeline)
@@ -531,6 +626,14 @@ class Space:
         return not any({p, *self._ancestors(p)} & gone for p in piped)
 
     # -- points to directives ---------------------------------------------------------------
+    @_per_variant
+    def dsp_estimate(self, point: Point) -> int:
+        """The DSP blocks of ``point``'s products: each product's, times the copies of the
+        loops whose variables it depends on."""
+        copies = self.copies(point)
+        return sum(m.dsp * math.prod(copies.get(p, 1) for p in m.loops)
+                   for m in self.multipliers)
+
     @_per_variant
     def copies(self, point: Point) -> dict[str, int]:
         """How many copies of each loop's body ``point`` puts side by side: its unroll

@@ -30,7 +30,10 @@ and vichls.driver.fpga runs it in memory. Passes transform IR; the ordering rule
    for the register accesses it made.
 9. forward-while-exit-loads: before rotation (a forwarded load needs no prefetch);
    rotate-loads.
-10. div-by-constant: after numbering (one dividend shares one quotient), before
+10. step-divided-ivs: before div-by-constant, which would take a pipelined loop's
+    variable divided by constants (a flattened nest's indices) to magic products, and
+    after numbering (one division of the variable per divisor);
+    div-by-constant: after numbering (one dividend shares one quotient), before
     reassociation and the last numbering (which merge the sign logic of divisions of one
     value); shift-add-products: after it (its magic products stay multipliers), before
     reassociate, which balances the adders it makes with their neighbours.
@@ -111,6 +114,7 @@ from vichls.transforms.fpga.rotate_loads import RotateLoadsPass
 from vichls.transforms.fpga.scalar_replacement import ScalarReplacementPass
 from vichls.scheduling.schedule_function import SchedulePass
 from vichls.transforms.fpga.shift_add_products import ShiftAddProductsPass
+from vichls.transforms.fpga.step_divided_ivs import StepDividedIvsPass
 from vichls.transforms.fpga.value_numbering import ValueNumberingPass
 
 
@@ -124,7 +128,8 @@ def fpga_prepare(device: str) -> list[ModulePass]:
         FoldConstantLoadsPass(), IfConvertScalarsPass(device=device), ForwardScalarStoresPass(), ValueNumberingPass(),
         HoistLoopInvariantsPass(), ReassociateProductsPass(), ValueNumberingPass(),
         ForwardArrayStoresPass(), ScalarReplacementPass(), ForwardScalarStoresPass(),
-        ForwardWhileExitLoadsPass(), RotateLoadsPass(), DivByConstantPass(device=device),
+        ForwardWhileExitLoadsPass(), RotateLoadsPass(), StepDividedIvsPass(),
+        DivByConstantPass(device=device),
         ShiftAddProductsPass(device=device), ReassociatePass(device=device), NarrowPass(),
         ValueNumberingPass(), RemoveDeadOpsPass(), PredicateIfsPass(device=device),
         BindMultipliersPass(device=device),

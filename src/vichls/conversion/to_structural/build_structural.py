@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from xdsl.dialects import arith, comb, func, hw, memref, scf
 from xdsl.dialects.builtin import (
     Float32Type,
+    IndexType,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -129,6 +130,8 @@ class ValueInfo:
     next: SSAValue | None = None  # the register's next value, for control decisions
     # in a pipelined loop: stage j holds the value from cycle ready + (j-1)*II + 1 on
     stages: list[SSAValue] | None = None
+    # ... in the bits its value range needs; read back at the value's width
+    stage_reads: list[SSAValue] | None = None
 
 
 @dataclass
@@ -597,18 +600,28 @@ class StructuralBuilder:
         ii = self.pipeline_ii[group]
         needed = -(-(cycle - info.ready) // ii)
         if info.stages is None:
-            info.stages = []
+            info.stages, info.stage_reads = [], []
         block = self.group_ops[group].body.block
         width = bit_width(value.type)
+        # an index or integer of a known range travels in the bits the range needs (a
+        # flattened loop's stepped variables: 32-bit indices that count to 11)
+        kept, signed = width, True
+        span = self.ranges.known(value) if isinstance(value.type, (IntegerType, IndexType)) \
+            else None
+        if span is not None:
+            signed = span[0] < 0
+            kept = min(width, signed_bits(*span) if signed else max(1, span[1].bit_length()))
+        hint = hint_of(value, 'v')
         while len(info.stages) < needed:
             j = len(info.stages) + 1
-            source = info.wire if j == 1 else info.stages[-1]
-            reg = self.register(f"{hint_of(value, 'v')}_s{j}", width, with_next=False)
+            source = self.resize(info.wire, kept, signed, hint) if j == 1 else info.stages[-1]
+            reg = self.register(f"{hint}_s{j}", kept, with_next=False)
             g = self.guard(group, info.ready + (j - 1) * ii)
             self.assign(block, reg.in_, source, g)
             self.assign(block, reg.en, self.const(1, 1), g)
             info.stages.append(reg.out)
-        return info.stages[needed - 1]
+            info.stage_reads.append(self.resize(reg.out, width, signed, hint))
+        return info.stage_reads[needed - 1]
 
     def op_guard(self, group: str, cycle: int) -> SSAValue:
         """The guard of an access: the group's cycle, and the conditions of the ifs around

@@ -501,10 +501,12 @@ def _replace_floor_idioms(group: _Group) -> None:
     group.ops = [op for op in group.ops if op.parent_block() is not None]
 
 
-def _replace_non_negative(group: _Group, nmax: int) -> bool:
+def _replace_non_negative(group: _Group, nmax: int, ranges: ValueRanges) -> bool:
     """Rewrite a group whose dividend lies in ``0..nmax`` and whose divisor is positive as
     an unsigned division (truncating and floor results agree there), on 32 bits for an
-    ``index`` dividend; False when that is not cheaper than the divider."""
+    ``index`` dividend; False when that is not cheaper than the divider. The quotient's
+    and the remainder's ranges go into ``ranges``: a later group dividing one of them (the
+    next level of a flattened nest's ``(t % (H * W)) // W``) is non-negative too."""
     emit = _Emitter(group.ops[0])
     n = group.dividend
     idioms = _floor_idioms(group) if group.signed and not group.floor else []
@@ -525,6 +527,9 @@ def _replace_non_negative(group: _Group, nmax: int) -> bool:
         if remainder is not None:
             remainder = emit.add(arith.IndexCastOp(remainder, IndexType()))
     _tag_floor_division(emit.ops, n, q, remainder, group.divisor)
+    ranges.remember(q, (0, nmax // group.divisor))
+    if remainder is not None:
+        ranges.remember(remainder, (0, min(nmax, group.divisor - 1)))
     for select, quotient in idioms:  # floor adjustments that never apply
         select.results[0].replace_all_uses_with(q if quotient else remainder)
     for op in group.ops:
@@ -563,7 +568,7 @@ def _replace_group(group: _Group, ranges: ValueRanges) -> None:
             (span is None or span[1] >= group.divisor):
         return  # by a power of two it is already a shift (build_structural)
     if span is not None and span[0] >= 0 and group.divisor > 0:
-        if _replace_non_negative(group, span[1]):
+        if _replace_non_negative(group, span[1], ranges):
             return
     if isinstance(group.dividend.type, IndexType) or group.floor:
         return

@@ -13,7 +13,9 @@ to K bits instead, with the same predicate. Truncation is wiring in hardware; th
 it reads keep their width (synthesis drops the unused upper bits of their adders). The
 ranges come from analysis/value_ranges.py. Signed and unsigned predicates are both kept:
 when both operands fit K signed bits their order is the same at K bits for either
-reading; unsigned predicates are narrowed only when both ranges are non-negative.
+reading; unsigned predicates are narrowed only when both ranges are non-negative. A compare whose
+outcome the ranges decide (``r < 0`` of a remainder that a loop steps, in the floor
+adjustment of ``i % 3``) becomes that constant.
 
 Assumes two's-complement wrapping integer arithmetic (the kernel language's) and runs on
 the loop-level IR of the FPGA preparation, just before scheduling; value numbering and
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerType, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp
 from xdsl.passes import ModulePass
 
 from vichls.transforms.fpga.narrow_arithmetic import narrow_arithmetic
@@ -44,9 +46,36 @@ def narrow_compares(module: ModuleOp, ranges: ValueRanges | None = None) -> None
             _narrow(op, ranges)
 
 
+def _decided(predicate: int, a: tuple[int, int], b: tuple[int, int]) -> bool | None:
+    """The outcome of ``a <predicate> b`` for every value of the two ranges, if one."""
+    (a_lo, a_hi), (b_lo, b_hi) = a, b
+    if predicate in _UNSIGNED:
+        if min(a_lo, b_lo) < 0:
+            return None
+        predicate -= 4  # on non-negative ranges, as the signed predicate
+    less = {2: (a_hi < b_lo, a_lo >= b_hi), 3: (a_hi <= b_lo, a_lo > b_hi),
+            4: (a_lo > b_hi, a_hi <= b_lo), 5: (a_lo >= b_hi, a_hi < b_lo)}
+    if predicate in less:
+        always, never = less[predicate]
+    else:  # eq, ne
+        disjoint = a_hi < b_lo or b_hi < a_lo
+        same = a_lo == a_hi == b_lo == b_hi
+        always, never = (same, disjoint) if predicate == 0 else (disjoint, same)
+    return True if always else (False if never else None)
+
+
 def _narrow(op: arith.CmpiOp, ranges: ValueRanges) -> None:
     predicate = op.predicate.value.data
     (a_lo, a_hi), (b_lo, b_hi) = ranges.of(op.lhs), ranges.of(op.rhs)
+    outcome = _decided(predicate, (a_lo, a_hi), (b_lo, b_hi))
+    if outcome is not None:
+        new = arith.ConstantOp(IntegerAttr(-1 if outcome else 0, IntegerType(1)))
+        new.location = op.location
+        op.parent_block().insert_op_before(new, op)
+        op.result.replace_all_uses_with(new.result)
+        op.detach()
+        op.erase()
+        return
     bits = signed_bits(min(a_lo, b_lo), max(a_hi, b_hi))
     if bits >= op.lhs.type.width.data or (predicate in _UNSIGNED and min(a_lo, b_lo) < 0):
         return
