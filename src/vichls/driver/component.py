@@ -57,6 +57,16 @@ class FpgaDesign:
     signature: KernelSignature
     # {parameter: vichls.flows.sim.Partition}: what the simulator needs to serve the banks
     partitions: dict = field(default_factory=dict)
+    #: the module to deliver when interface directives put adapters around the core
+    #: (interface/wrapper.py); None: ``verilog`` itself
+    top_verilog: str | None = None
+    #: {bundle: interface.axilite.RegisterMap} of its s_axilite register files
+    register_maps: dict = field(default_factory=dict)
+
+    @property
+    def deliverable(self) -> str:
+        """The Verilog a user puts into a system: the adapters and the core, or the core."""
+        return self.top_verilog if self.top_verilog is not None else self.verilog
 
 
 _SUPPORTED_ARITH = {

@@ -43,7 +43,9 @@ from vichls.driver.dataflow import compile_dataflow
 from vichls.dialects import graph
 from vichls.limits import deep
 from vichls.errors import FpgaError
-from vichls.signature import top_function
+from vichls.interface.spec import interfaces_of
+from vichls.interface.wrapper import wrap
+from vichls.signature import signature_of, top_function
 from vichls.backend.verilog.printer import emit_verilog
 
 __all__ = ["compile_fpga", "compile_component", "prepare", "FpgaDesign", "FpgaError"]
@@ -60,9 +62,36 @@ def compile_fpga(module: ModuleOp, *, clock_period_ns: float = 10.0, consume: bo
         raise FpgaError(f"clock period {clock_period_ns} ns: a finite number is needed")
     if clock_period_ns <= oplib.REGISTER_RESERVE_NS:
         raise FpgaError(f"clock period {clock_period_ns} ns is too short")
-    if graph.DATAFLOW_ATTR in top_function(module).attributes:
-        return compile_dataflow(module, clock_period_ns)
-    c = compile_component(module if consume else module.clone(), clock_period_ns,
-                          keep_view=keep_structural)
-    verilog = emit_verilog(c.compiled)
-    return FpgaDesign(c.signature.name, verilog, c.report, c.view, c.signature, c.partitions)
+    top = top_function(module)
+    interfaces = interfaces_of(top, signature_of(top))
+    if graph.DATAFLOW_ATTR in top.attributes:
+        design = compile_dataflow(module, clock_period_ns)
+    else:
+        c = compile_component(module if consume else module.clone(), clock_period_ns,
+                              keep_view=keep_structural)
+        verilog = emit_verilog(c.compiled)
+        design = FpgaDesign(c.signature.name, verilog, c.report, c.view, c.signature,
+                            c.partitions)
+    return with_interfaces(design, interfaces)
+
+
+def with_interfaces(design: FpgaDesign, interfaces: dict) -> FpgaDesign:
+    """``design`` with the adapters its interface directives ask for around it
+    (interface/wrapper.py): the deliverable ``top_verilog`` and the report's ports are the
+    wrapper's; ``verilog`` stays the core, which the simulator drives."""
+    wrapped = wrap(design.top, design.verilog, design.report["interface"]["ports"],
+                   design.signature, interfaces)
+    if wrapped is None:
+        return design
+    iface = design.report["interface"]
+    iface["core_ports"] = iface["ports"]
+    iface["ports"] = [{"name": n, "direction": d, "width": w} for n, d, w in wrapped.ports]
+    iface["protocols"] = wrapped.table
+    iface["registers"] = {
+        b: {"address_width": m.address_width, "control": m.control,
+            "registers": [{"name": r.name, "offset": r.offset, "width": r.width,
+                           "kind": r.kind} for r in m.registers]}
+        for b, m in wrapped.maps.items()}
+    design.top_verilog = wrapped.verilog
+    design.register_maps = wrapped.maps
+    return design

@@ -164,6 +164,16 @@ class Schedule:
             raise self._fail(d, "factor must be a positive integer")
         if d.kind == "tile" and not (isinstance(d.args[-1], int) and d.args[-1] >= 1):
             raise self._fail(d, "the tile size must be a positive integer")
+        if d.kind == "interface":
+            from vichls.interface.spec import check_interface
+
+            if len(d.args) != 2:
+                raise self._fail(d, "interface(name, mode, **options)")
+            try:
+                check_interface(self.kernel.signature, *d.args, dict(d.options))
+            except ValueError as e:
+                raise self._fail(d, str(e)) from None
+            return
         if d.kind == "partition":
             (name,) = d.args
             arrays = {p.name: p for p in kt.params if p.is_array}
@@ -228,6 +238,14 @@ class Schedule:
     def flatten(self, *loops: str) -> "Schedule":
         return self._record("flatten", loops)
 
+    def interface(self, name: str, mode: str, **options) -> "Schedule":
+        """The protocol of argument ``name`` (or of the block control, ``"return"``), as
+        Vitis HLS's ``#pragma HLS interface`` asks for it: ``s.interface("A", "m_axi",
+        bundle="gmem", max_burst=64)``, ``s.interface("return", "s_axilite")``; the
+        modes and options are in docs/interfaces.md. A later request for one name replaces
+        an earlier one."""
+        return self._record("interface", (name, mode), **options)
+
     def dataflow(self, interface: str = "ap_ctrl_hs") -> "Schedule":
         """Run the top kernel's calls and loop nests as concurrent tasks (FPGA build).
         ``interface="ap_ctrl_chain"`` gives the top an ``ap_continue`` input too."""
@@ -271,7 +289,8 @@ class Schedule:
         from vichls.transforms.loop.apply_directives import LOOP_DIRECTIVES
 
         for d in self.directives:
-            if d.kind not in LOOP_DIRECTIVES and d.kind not in ("partition", "dataflow"):
+            if d.kind not in LOOP_DIRECTIVES and \
+                    d.kind not in ("partition", "dataflow", "interface"):
                 raise self._fail(d, "this directive is recognised but not implemented yet in "
                                     "this version of vichls; remove it to build the design")
 
@@ -294,6 +313,15 @@ class Schedule:
             sub.check_supported()
             apply_directives(module, sub.directives, sub.kernel.tree().loop_names(),
                              sub.kernel.name)
+        requests = [d for d in self.directives if d.kind == "interface"]
+        if requests:  # a hardware choice too: the FPGA back end builds the adapters
+            from vichls.interface.spec import check_interface, record_interfaces
+            from vichls.signature import signature_of, top_function
+
+            sig = signature_of(top_function(module))
+            record_interfaces(top_function(module), list({
+                r.name: r for r in (check_interface(sig, *d.args, dict(d.options))
+                                    for d in requests)}.values()))
         dataflow = [d for d in self.directives if d.kind == "dataflow"]
         if dataflow:
             # tasks and channels: built by the FPGA back end (transforms/graph/extract_tasks.py); the

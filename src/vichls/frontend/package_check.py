@@ -33,6 +33,7 @@ from xdsl.ir import Attribute, Operation
 
 from vichls.dialects import stream as ir_stream
 from vichls.dialects.attributes import (
+    INTERFACES_ATTR,
     DEPTH_ATTR,
     KERNEL_ATTR,
     NAME_ATTR,
@@ -246,6 +247,15 @@ def check_package(module: ModuleOp) -> None:
         verify_attributes(module)
     except VichlsAttributeError as e:
         raise PackageError(e.op, str(e)) from None
+    for f in module.ops:  # interface directives that fit the kernel they are on
+        if isinstance(f, func.FuncOp) and INTERFACES_ATTR in f.attributes:
+            from vichls.interface.spec import check_recorded
+            from vichls.signature import signature_of
+
+            try:
+                check_recorded(f, signature_of(f))
+            except (ValueError, KeyError) as e:
+                raise PackageError(f, f"{INTERFACES_ATTR}: {e}") from None
     for op in module.walk():
         if isinstance(op, (ModuleOp, func.FuncOp)):
             continue

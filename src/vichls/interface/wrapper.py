@@ -1,0 +1,252 @@
+"""The module the user drops into a system: the kernel's core inside the adapters its
+interface directives ask for.
+
+What: ``wrap(top, core_verilog, core_ports, signature, interfaces)`` gives ``None`` when every
+argument keeps its default protocol (the core is the deliverable, unchanged), else a
+``Wrapped``: the Verilog of a module named ``top`` around the core (renamed ``<top>_core``)
+and the register files of its s_axilite bundles (interface/axilite.py), its port list, and
+the interface table the report prints (argument, mode, bundle, ports, register offset).
+The adapters, each between the top's ports and the core's:
+
+- s_axilite (scalars, the returned value, the block control): the register file drives the
+  core's ``ap_start`` and scalar inputs and takes ``ap_done``/``ap_idle``/``ap_ready``/
+  ``ap_return``; ``interrupt`` when the control is in the bundle;
+- ``ap_ctrl_chain`` (a core without ``ap_continue``): ``ap_done`` (and ``ap_return``) held
+  from the core's done until ``ap_continue``, and no new call before;
+- ``ap_ctrl_none``: the core is started whenever it is idle (no control ports; a kernel that
+  returns a value is refused: nothing would say when it is valid);
+- ``ap_vld`` on a scalar input: the value is taken in a cycle its ``<name>_ap_vld`` is high
+  while the core is idle, and a call starts only once every such input has been taken since
+  the last one started;
+- everything else (ap_none scalars, ap_memory arrays, ap_fifo streams) is wired through.
+
+Wherever an AXI interface is present the reset is ``ap_rst_n`` (active low), as Vitis has
+it; the core keeps its active-high ``ap_rst``.
+
+Assumes the core's ports as ``vichls.ports`` names them and its top module named ``top``,
+first in ``core_verilog``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import vichls
+from vichls import ports as P
+from vichls.errors import FpgaError
+from vichls.interface.axilite import RegisterMap, axilite_ports, register_file, register_maps
+from vichls.interface.spec import RETURN, Interface, has_axi
+
+#: modes whose adapters are not built yet (the directive accepts them; the build refuses)
+NOT_YET = ("m_axi", "axis", "bram")
+
+
+@dataclass
+class Wrapped:
+    verilog: str
+    ports: list[tuple[str, str, int]]
+    #: per argument (and "return"): mode, bundle, the top's ports, register offsets
+    table: list[dict] = field(default_factory=list)
+    maps: dict[str, RegisterMap] = field(default_factory=dict)
+
+
+def needs_wrapper(interfaces: dict[str, Interface]) -> bool:
+    defaults = {"ap_memory", "ap_fifo", "ap_none", "ap_ctrl_hs"}
+    return any(i.mode not in defaults for i in interfaces.values())
+
+
+def core_name(top: str) -> str:
+    return f"{top}_core"
+
+
+def _rename_core(top: str, verilog: str) -> str:
+    renamed, n = re.subn(rf"^module {re.escape(top)}(?=[\s(])", f"module {core_name(top)}",
+                         verilog, count=1, flags=re.M)
+    if n != 1:
+        raise FpgaError(f"internal: the core of '{top}' has no module of that name")
+    return renamed
+
+
+def _decl(direction: str, width: int, name: str) -> str:
+    kind = "input wire" if direction == "in" else "output wire"
+    text = f"{kind} {f'[{width - 1}:0] ' if width > 1 else ''}{name}"
+    if name == "interrupt":  # the contract's name, a C++ word to Verilator
+        return f"/* verilator lint_off SYMRSVDWORD */ {text} /* verilator lint_on SYMRSVDWORD */"
+    return text
+
+
+def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
+         interfaces: dict[str, Interface]) -> Wrapped | None:
+    if not needs_wrapper(interfaces):
+        return None
+    for i in interfaces.values():
+        if i.mode in NOT_YET:
+            raise FpgaError(f"s.interface('{i.name}', '{i.mode}'): this version of vichls "
+                            f"does not build {i.mode} adapters yet")
+    core = {p["name"]: (p["direction"], p["width"]) for p in core_ports}
+    axi = has_axi(interfaces)
+    ret = interfaces[RETURN]
+    chain_native = P.CONTINUE in core
+    if ret.mode == "ap_ctrl_none" and P.RETURN in core:
+        raise FpgaError(f"s.interface('return', 'ap_ctrl_none'): '{top}' returns a value, and "
+                        "without ap_done nothing says when it is valid; use ap_ctrl_hs, "
+                        "ap_ctrl_chain or s_axilite")
+    maps = register_maps(signature, interfaces)
+    top_ports: list[tuple[str, str, int]] = [(P.CLOCK, "in", 1)]
+    top_ports.append(("ap_rst_n", "in", 1) if axi else (P.RESET, "in", 1))
+    body: list[str] = []
+    conns: dict[str, str] = {P.CLOCK: P.CLOCK, P.RESET: P.RESET}
+    table: list[dict] = []
+    if axi:
+        body.append(f"    wire {P.RESET} = ~ap_rst_n;")
+    # -- the block control ------------------------------------------------------------------
+    for sig in (P.START, P.DONE, P.IDLE, P.READY):
+        body.append(f"    wire core_{sig};")
+        conns[sig] = f"core_{sig}"
+    if P.RETURN in core:
+        body.append(f"    wire [{core[P.RETURN][1] - 1}:0] core_{P.RETURN};")
+        conns[P.RETURN] = f"core_{P.RETURN}"
+    if chain_native:
+        conns[P.CONTINUE] = P.CONTINUE if ret.mode == "ap_ctrl_chain" else "1'b1"
+    control_ports = []
+    if ret.mode in ("ap_ctrl_hs", "ap_ctrl_chain"):
+        control_ports = [(P.START, "in", 1), (P.DONE, "out", 1), (P.IDLE, "out", 1),
+                         (P.READY, "out", 1)]
+        if ret.mode == "ap_ctrl_chain":
+            control_ports.append((P.CONTINUE, "in", 1))
+        if P.RETURN in core:
+            control_ports.append((P.RETURN, "out", core[P.RETURN][1]))
+    top_ports += control_ports
+    start_gates: list[str] = []  # conditions a call waits for (ap_vld inputs)
+    if ret.mode == "ap_ctrl_hs" or (ret.mode == "ap_ctrl_chain" and chain_native):
+        body += [f"    assign {P.DONE} = core_{P.DONE};", f"    assign {P.IDLE} = core_{P.IDLE};",
+                 f"    assign {P.READY} = core_{P.READY};"]
+        if P.RETURN in core:
+            body.append(f"    assign {P.RETURN} = core_{P.RETURN};")
+        start = P.START
+    elif ret.mode == "ap_ctrl_chain":
+        body += ["    // ap_ctrl_chain: ap_done (and ap_return) held until ap_continue",
+                 "    reg done_held;",
+                 "    always @(posedge ap_clk) begin",
+                 "        if (ap_rst) done_held <= 1'b0;",
+                 f"        else if (core_{P.DONE} && !{P.CONTINUE}) done_held <= 1'b1;",
+                 f"        else if ({P.CONTINUE}) done_held <= 1'b0;",
+                 "    end",
+                 f"    assign {P.DONE} = core_{P.DONE} | done_held;",
+                 f"    assign {P.IDLE} = core_{P.IDLE} & ~done_held;",
+                 f"    assign {P.READY} = core_{P.READY};"]
+        if P.RETURN in core:
+            w = core[P.RETURN][1]
+            body += [f"    reg [{w - 1}:0] return_held;",
+                     "    always @(posedge ap_clk) begin",
+                     f"        if (core_{P.DONE}) return_held <= core_{P.RETURN};",
+                     "    end",
+                     f"    assign {P.RETURN} = core_{P.DONE} ? core_{P.RETURN} : return_held;"]
+        start = f"{P.START} & ~done_held"
+    elif ret.mode == "ap_ctrl_none":
+        start = "1'b1"
+        body.append("    // ap_ctrl_none: the core runs whenever it is idle")
+    else:  # s_axilite: the register file drives the control
+        start = "control_ap_start"
+        body.append("    wire control_ap_start;")
+    table.append({"argument": RETURN, "mode": ret.mode,
+                  **({"bundle": ret.option("bundle")} if ret.mode == "s_axilite" else {}),
+                  "ports": [n for n, _, _ in control_ports]})
+    # -- the arguments ------------------------------------------------------------------------
+    passthrough: list[tuple[str, str, int]] = []
+    for p in signature.params:
+        i = interfaces[p.name]
+        mine = [n for n in core if n == p.name or n.startswith(p.name + "_")
+                and n not in (P.START, P.DONE, P.IDLE, P.READY, P.RETURN)]
+        # (a parameter named like another's prefix: ports named for it exactly)
+        mine = [n for n in mine if _owner(n, signature) == p.name]
+        entry = {"argument": p.name, "mode": i.mode}
+        if i.mode == "s_axilite":
+            conns[p.name] = f"control_{p.name}"
+            body.append(f"    wire [{core[p.name][1] - 1}:0] control_{p.name};")
+            entry["bundle"] = i.option("bundle")
+            entry["ports"] = []
+        elif i.mode == "ap_vld":
+            w = core[p.name][1]
+            vld = f"{p.name}_ap_vld"
+            passthrough += [(p.name, "in", w), (vld, "in", 1)]
+            body += [f"    // ap_vld: '{p.name}' is taken while the core is idle",
+                     f"    reg [{w - 1}:0] {p.name}_q;",
+                     f"    reg {p.name}_taken;",
+                     "    always @(posedge ap_clk) begin",
+                     f"        if (ap_rst) {p.name}_taken <= 1'b0;",
+                     f"        else if ({vld} && core_{P.IDLE}) {p.name}_taken <= 1'b1;",
+                     f"        else if (core_{P.START} && core_{P.IDLE}) {p.name}_taken <= 1'b0;",
+                     f"        if ({vld} && core_{P.IDLE}) {p.name}_q <= {p.name};",
+                     "    end"]
+            conns[p.name] = f"{p.name}_q"
+            start_gates.append(f"{p.name}_taken")
+            entry["ports"] = [p.name, vld]
+        else:
+            passthrough += [(n, *core[n]) for n in mine]
+            for n in mine:
+                conns[n] = n
+            entry["ports"] = mine
+        table.append(entry)
+    top_ports += passthrough
+    # -- the s_axilite bundles --------------------------------------------------------------
+    offsets = {r.name: (b, r.offset) for b, m in maps.items() for r in m.registers}
+    for entry in table:
+        key = "ap_return" if entry["argument"] == RETURN else entry["argument"]
+        if key in offsets:
+            entry["offset"] = f"0x{offsets[key][1]:02x}"
+    for bundle, regmap in maps.items():
+        top_ports += axilite_ports(bundle, regmap.address_width)
+        if regmap.control:
+            top_ports.append(("interrupt", "out", 1))
+        c = [".ACLK(ap_clk)", ".ARESET(ap_rst)"]
+        c += [f".{n[len(f's_axi_{bundle}_'):]}({n})"
+              for n, _, _ in axilite_ports(bundle, regmap.address_width)]
+        if regmap.control:
+            c += [".interrupt(interrupt)", ".ap_start(control_ap_start)",
+                  f".ap_done(core_{P.DONE})", f".ap_idle(core_{P.IDLE})",
+                  f".ap_ready(core_{P.READY})"]
+        for r in regmap.registers:
+            if r.kind == "return":
+                c.append(f".ap_return(core_{P.RETURN})")
+            else:
+                c.append(f".arg_{r.name}(control_{r.name})")
+        body.append(f"    {top}_{bundle}_s_axi {bundle}_s_axi (\n        "
+                    + ",\n        ".join(c) + "\n    );")
+    if start_gates:
+        start = f"({start}) & " + " & ".join(start_gates)
+    body.append(f"    assign core_{P.START} = {start};")
+    core_conns = [f".{name}({conns.get(name, '')})" for name in core]
+    body.append(f"    {core_name(top)} core (\n        " + ",\n        ".join(core_conns)
+                + "\n    );")
+    header = (f"// Generated by vichls {vichls.__version__}: the interfaces of the kernel "
+              f"'{top}' (s.interface directives)\n// around its core, {core_name(top)}. "
+              "Do not edit; regenerate from the Python source.\n`timescale 1ns / 1ps\n\n")
+    unused = [f"core_{s}" for s in (P.DONE, P.IDLE, P.READY)] if ret.mode == "ap_ctrl_none" \
+        else []
+    decls = ",\n".join(f"    {_decl(d, w, n)}" for n, d, w in top_ports)
+    module = [f"module {top} (", decls, ");"]
+    if unused:
+        module.append("    /* verilator lint_off UNUSED */")
+        module += [line for line in body if any(f"wire {u};" in line for u in unused)]
+        module.append("    /* verilator lint_on UNUSED */")
+        body = [line for line in body if not any(f"wire {u};" in line for u in unused)]
+    module += body + ["endmodule", ""]
+    files = [header + "\n".join(module)]
+    for bundle, regmap in maps.items():
+        files.append("/* verilator lint_off DECLFILENAME */\n" + register_file(top, regmap)
+                     + "/* verilator lint_on DECLFILENAME */\n")
+    files.append("/* verilator lint_off DECLFILENAME */\n" + _rename_core(top, core_verilog)
+                 + "/* verilator lint_on DECLFILENAME */\n")
+    return Wrapped("\n".join(files), top_ports, table, maps)
+
+
+def _owner(port: str, signature) -> str | None:
+    """The parameter a core port belongs to: the longest parameter name it is named for."""
+    best = None
+    for p in signature.params:
+        if port == p.name or port.startswith(p.name + "_"):
+            if best is None or len(p.name) > len(best):
+                best = p.name
+    return best

@@ -1,0 +1,234 @@
+"""Interface directives (s.interface) and the adapters they put around a design.
+
+The directive's checks and its travel through the .mlir package; the delivered module's
+ports as the contract names them (docs/hardware-interface.md, version 2), lint-clean; the
+s_axilite register file driven by cocotbext-axi's AxiLiteMaster under random pauses on
+every channel, through the generated Python driver, bit-exact against the Python call;
+the interrupt; the generated C driver compiled; ap_ctrl_chain, ap_ctrl_none and ap_vld
+adapters simulated by a cocotb bench of their own.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import vichls
+from cocotb_bench import simulate
+from vichls.cli import main
+from vichls.errors import DirectiveError, FpgaError
+from vichls.flows.lint import lint_verilog
+from vichls.frontend.kernel import load_file
+from vichls.interface.drivers import c_driver, camel, hw_header, python_driver
+
+BENCHES = Path(__file__).resolve().parent / "fixtures" / "axi"
+
+SOURCE = '''
+import vichls
+from vichls import int8, int32, int64, uint8, kernel
+
+
+@kernel
+def gcd(a: int32, b: int32) -> int32:
+    while b != 0:
+        t = b
+        b = a % b
+        a = t
+    return a
+
+
+@kernel
+def scaled_sum(x: int8[16], y: int32[16], scale: int64, n: uint8) -> int64:
+    total: int64 = 0
+    for i in range(16):
+        if i < n:
+            total += int64(x[i]) * scale
+            y[i] = int32(x[i]) * 3
+    return total
+
+
+@kernel
+def add_held(a: int32, b: int32) -> int32:
+    return a + b
+'''
+
+
+@pytest.fixture(scope="module")
+def kernels(tmp_path_factory):
+    path = tmp_path_factory.mktemp("interfaces") / "kernels.py"
+    path.write_text(SOURCE)
+    return load_file(path)
+
+
+def _axilite(kernel, names, bundle="control"):
+    s = vichls.customize(kernel)
+    for name in names:
+        s.interface(name, "s_axilite", bundle=bundle)
+    return s
+
+
+# -- the directive ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, options, message", [
+    (("c", "s_axilite"), {}, "has no parameter 'c'"),
+    (("a", "m_axi"), {}, "does not fit scalar parameter 'a'"),
+    (("return", "axis"), {}, "does not fit the block control"),
+    (("a", "s_axilite"), {"bundle": "1x"}, "bundle must be a name"),
+    (("a", "ap_none"), {"depth": 3}, "ap_none has no option 'depth'"),
+])
+def test_a_bad_interface_directive_is_refused_at_its_line(kernels, args, options, message):
+    s = vichls.customize(kernels["gcd"])
+    with pytest.raises(DirectiveError) as e:
+        s.interface(*args, **options)
+    assert message in str(e.value) and e.value.line is not None
+
+
+@pytest.mark.parametrize("args, options, message", [
+    (("x", "m_axi"), {"max_burst": 300}, "max_burst=300"),
+    (("x", "m_axi"), {"data_width": 48}, "data_width=48"),
+    (("x", "m_axi"), {"depth": 8}, "depth=8 is smaller"),
+    (("x", "m_axi"), {"offset": "far"}, "offset must be one of"),
+    (("y", "s_axilite"), {}, "does not fit array parameter 'y'"),
+])
+def test_m_axi_options_are_checked(kernels, args, options, message):
+    s = vichls.customize(kernels["scaled_sum"])
+    with pytest.raises(DirectiveError, match=message):
+        s.interface(*args, **options)
+
+
+def test_adapters_not_built_yet_are_refused_at_build(kernels):
+    s = vichls.customize(kernels["scaled_sum"])
+    s.interface("x", "m_axi")
+    with pytest.raises(FpgaError, match="does not build m_axi adapters yet"):
+        s.build("fpga")
+
+
+def test_without_interface_directives_the_core_is_the_deliverable(kernels):
+    design = vichls.customize(kernels["gcd"]).build("fpga")
+    assert design.deliverable == design.verilog and not design.register_maps
+
+
+# -- s_axilite -------------------------------------------------------------------------------
+
+def test_the_s_axilite_register_map_is_vitis_layout(kernels):
+    design = _axilite(kernels["scaled_sum"], ["scale", "n", "return"]).build("fpga")
+    (regmap,) = design.register_maps.values()
+    assert regmap.control
+    assert [(r.name, r.offset, r.width) for r in regmap.registers] == [
+        ("ap_return", 0x10, 64), ("scale", 0x1C, 64), ("n", 0x28, 8)]
+    names = {p["name"] for p in design.report["interface"]["ports"]}
+    assert {"ap_clk", "ap_rst_n", "interrupt", "s_axi_control_AWADDR", "s_axi_control_BRESP",
+            "x_address0", "x_q0", "y_d0"} <= names
+    assert not names & {"ap_rst", "ap_start", "ap_done", "ap_return", "scale", "n"}
+    table = {e["argument"]: e for e in design.report["interface"]["protocols"]}
+    assert table["scale"] == {"argument": "scale", "mode": "s_axilite", "bundle": "control",
+                              "ports": [], "offset": "0x1c"}
+    assert table["x"]["ports"] == ["x_address0", "x_ce0", "x_we0", "x_d0", "x_q0"]
+    assert lint_verilog(design.deliverable, "scaled_sum") == []
+
+
+def test_the_package_keeps_the_directives(kernels, tmp_path, capsys):
+    s = _axilite(kernels["gcd"], ["a", "b", "return"])
+    path = tmp_path / "gcd.mlir"
+    from xdsl.printer import Printer
+    import io
+
+    text = io.StringIO()
+    Printer(stream=text).print_op(s.module())
+    path.write_text(text.getvalue())
+    assert main(["compile", str(path), "-o", str(tmp_path / "out")]) == 0
+    assert (tmp_path / "out" / "gcd.v").read_text() == s.build("fpga").deliverable
+    for name in ("xgcd_hw.h", "gcd_driver.py", "xgcd.h", "xgcd.c"):
+        assert (tmp_path / "out" / name).exists(), name
+    bad = text.getvalue().replace('name = "b", mode = "s_axilite"', 'name = "b", mode = "m_axi"')
+    (tmp_path / "bad.mlir").write_text(bad)
+    capsys.readouterr()
+    assert main(["compile", str(tmp_path / "bad.mlir"), "-o", str(tmp_path / "bad")]) == 2
+    assert "does not fit scalar parameter 'b'" in capsys.readouterr().err
+
+
+def test_the_c_driver_compiles_and_the_header_names_every_register(kernels, tmp_path):
+    design = _axilite(kernels["scaled_sum"], ["scale", "n", "return"]).build("fpga")
+    header = hw_header("scaled_sum", design.register_maps)
+    for macro in ("XSCALED_SUM_CONTROL_ADDR_AP_CTRL 0x00", "XSCALED_SUM_CONTROL_ADDR_ISR 0x0c",
+                  "XSCALED_SUM_CONTROL_ADDR_AP_RETURN 0x10", "XSCALED_SUM_CONTROL_BITS_AP_RETURN 64",
+                  "XSCALED_SUM_CONTROL_ADDR_SCALE_DATA 0x1c", "XSCALED_SUM_CONTROL_BITS_N_DATA 8"):
+        assert f"#define {macro}\n" in header, macro
+    h, c = c_driver("scaled_sum", design.register_maps)
+    (tmp_path / "xscaled_sum_hw.h").write_text(header)
+    (tmp_path / "xscaled_sum.h").write_text(h)
+    (tmp_path / "xscaled_sum.c").write_text(c)
+    gcc = shutil.which("gcc") or shutil.which("cc")
+    if gcc is None:
+        pytest.fail("no C compiler (the README's quick start needs one)")
+    proc = subprocess.run([gcc, "-Wall", "-Wextra", "-Werror", "-c", "xscaled_sum.c"],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "uint64_t XScaledSum_Get_return(uintptr_t base);" in h
+    assert "void XScaledSum_Set_scale(uintptr_t base, uint64_t value);" in h
+
+
+def _bench(tmp_path, design, top, cases, arrays=None):
+    (tmp_path / f"{top}.v").write_text(design.deliverable)
+    driver = tmp_path / f"{top}_driver.py"
+    driver.write_text(python_driver(top, design.signature, design.register_maps))
+    simulate(tmp_path, [tmp_path / f"{top}.v"], top, "axilite_bench", benches=BENCHES,
+             env={"AXI_CASES": json.dumps(cases), "AXI_DRIVER": str(driver),
+                  "AXI_CLASS": f"{camel(top)}Driver", "AXI_ARRAYS": json.dumps(arrays or {})})
+
+
+def test_gcd_through_s_axilite_and_the_python_driver(kernels, tmp_path):
+    k = kernels["gcd"]
+    rng = np.random.default_rng(3)
+    pairs = [(12, 18), (-7, 21), (1 << 30, 6), (0, 5)] + \
+        [tuple(int(v) for v in rng.integers(-10**6, 10**6, 2)) for _ in range(4)]
+    cases = [{"args": {"a": a, "b": b}, "expect": int(k(a, b))} for a, b in pairs]
+    _bench(tmp_path, _axilite(k, ["a", "b", "return"]).build("fpga"), "gcd", cases)
+
+
+def test_64_bit_arguments_and_arrays_beside_s_axilite(kernels, tmp_path):
+    k = kernels["scaled_sum"]
+    rng = np.random.default_rng(5)
+    cases = []
+    for n, scale in [(16, 3), (5, -(1 << 40) + 7), (0, 9), (11, (1 << 62) - 1)]:
+        x = rng.integers(-128, 128, 16).astype(np.int8)
+        y = np.zeros(16, np.int32)
+        expect = int(k(x, y, scale, n))
+        cases.append({"args": {"scale": scale, "n": n},
+                      "arrays": {"x": [int(v) & 0xFF for v in x], "y": [0] * 16},
+                      "expect": expect,
+                      "expect_arrays": {"y": [int(v) & 0xFFFFFFFF for v in y]}})
+    design = _axilite(k, ["scale", "n", "return"]).build("fpga")
+    _bench(tmp_path, design, "scaled_sum", cases, arrays={"x": [16, 8], "y": [16, 32]})
+
+
+# -- block control and ap_vld without AXI -----------------------------------------------------
+
+@pytest.mark.parametrize("mode", ["ap_ctrl_chain", "ap_vld"])
+def test_chain_and_ap_vld_adapters(kernels, tmp_path, mode):
+    s = vichls.customize(kernels["add_held"])
+    if mode == "ap_ctrl_chain":
+        s.interface("return", "ap_ctrl_chain")
+    else:
+        s.interface("a", "ap_vld")
+    design = s.build("fpga")
+    names = [p["name"] for p in design.report["interface"]["ports"]]
+    assert "ap_rst" in names and "ap_rst_n" not in names
+    assert ("ap_continue" in names) == (mode == "ap_ctrl_chain")
+    assert ("a_ap_vld" in names) == (mode == "ap_vld")
+    assert lint_verilog(design.deliverable, "add_held") == []
+    (tmp_path / "add_held.v").write_text(design.deliverable)
+    simulate(tmp_path, [tmp_path / "add_held.v"], "add_held", "control_bench", benches=BENCHES,
+             env={"CONTROL_MODE": mode})
+
+
+def test_ap_ctrl_none_refuses_a_kernel_that_returns(kernels):
+    s = vichls.customize(kernels["add_held"])
+    s.interface("return", "ap_ctrl_none")
+    with pytest.raises(FpgaError, match="returns a value"):
+        s.build("fpga")
