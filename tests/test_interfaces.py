@@ -128,7 +128,8 @@ def test_the_s_axilite_register_map_is_vitis_layout(kernels):
     table = {e["argument"]: e for e in design.report["interface"]["protocols"]}
     assert table["scale"] == {"argument": "scale", "mode": "s_axilite", "bundle": "control",
                               "ports": [], "offset": "0x1c"}
-    assert table["x"]["ports"] == ["x_address0", "x_ce0", "x_we0", "x_d0", "x_q0"]
+    assert table["x"]["ports"] == ["x_address0", "x_ce0", "x_q0"]  # only read
+    assert table["y"]["ports"] == ["y_address0", "y_ce0", "y_we0", "y_d0"]  # only written
     assert lint_verilog(design.deliverable, "scaled_sum") == []
 
 
@@ -150,6 +151,21 @@ def test_the_package_keeps_the_directives(kernels, tmp_path, capsys):
     capsys.readouterr()
     assert main(["compile", str(tmp_path / "bad.mlir"), "-o", str(tmp_path / "bad")]) == 2
     assert "does not fit scalar parameter 'b'" in capsys.readouterr().err
+
+
+def test_compile_writes_the_packages_asked_for(kernels, tmp_path, capsys):
+    path = tmp_path / "gcd_axi.py"
+    path.write_text(SOURCE + "\ns = vichls.customize(gcd)\ns.interface('a', 's_axilite')\n"
+                    "s.interface('b', 's_axilite')\ns.interface('return', 's_axilite')\n")
+    out = tmp_path / "out"
+    assert main(["compile", str(path), "--top", "gcd", "-o", str(out), "--package", "all"]) == 0
+    for name in ("gcd.v", "ip/component.xml", "ip/hdl/gcd.v", "gcd.core", "gcd_hw.tcl",
+                 "xgcd_hw.h", "gcd_driver.py"):
+        assert (out / name).is_file(), name
+    assert (out / "ip" / "hdl" / "gcd.v").read_text() == (out / "gcd.v").read_text()
+    with pytest.raises(SystemExit) as e:
+        main(["compile", str(path), "--top", "gcd", "-o", str(out), "--package", "vhdl"])
+    assert e.value.code == 2 and "unknown package kind 'vhdl'" in capsys.readouterr().err
 
 
 def test_the_c_driver_compiles_and_the_header_names_every_register(kernels, tmp_path):

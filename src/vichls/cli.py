@@ -51,6 +51,7 @@ def _write_outputs(out_dir: Path, files: dict[str, str | bytes]) -> list[Path]:
     try:
         for name, content in files.items():
             p = staging / name
+            p.parent.mkdir(parents=True, exist_ok=True)  # (a package's ip/hdl/)
             if isinstance(content, bytes):
                 p.write_bytes(content)
             else:
@@ -58,6 +59,7 @@ def _write_outputs(out_dir: Path, files: dict[str, str | bytes]) -> list[Path]:
         out_dir.mkdir(exist_ok=True)
         written = []
         for name in files:
+            (out_dir / name).parent.mkdir(parents=True, exist_ok=True)
             os.replace(staging / name, out_dir / name)
             written.append(out_dir / name)
         return written
@@ -126,6 +128,10 @@ def cmd_compile(args) -> int:
     report = json.dumps(design.report, indent=2, sort_keys=True) + "\n"
     files = {f"{top}.v": design.deliverable, f"{top}.report.json": report,
              f"{top}.mlir": loop_text}
+    if getattr(args, "package", None):
+        from vichls.interface.package import package_files
+
+        files.update(package_files(top, design.deliverable, design.report, args.package))
     if design.register_maps:  # software for its s_axilite register files
         from vichls.interface.drivers import c_driver, hw_header, python_driver
 
@@ -353,6 +359,18 @@ def _finite(text: str) -> float:
     return value
 
 
+def package_kinds(text: str) -> set[str]:
+    """``--package vivado,fusesoc`` (or ``all``)."""
+    from vichls.interface.package import KINDS
+
+    kinds = {k.strip() for k in text.split(",") if k.strip()}
+    bad = sorted(kinds - {*KINDS, "all"})
+    if bad or not kinds:
+        raise argparse.ArgumentTypeError(
+            f"unknown package kind {bad[0] if bad else text!r} (known: {', '.join(KINDS)}, all)")
+    return kinds
+
+
 def positive_number(text: str) -> float:
     """An argparse type: a finite number above zero (a clock period, a frequency, seconds)."""
     value = _finite(text)
@@ -420,6 +438,10 @@ def make_parser() -> argparse.ArgumentParser:
     c.add_argument("--emit", choices=EMIT_KINDS,
                    help="print one level instead (to stdout, or into -o DIR if given): "
                         "loop-level IR, structural IR, Verilog, or LLVM IR")
+    c.add_argument("--package", type=package_kinds, metavar="KINDS",
+                   help="also write packages for vendor tools: vivado (ip/component.xml, "
+                        "IP-XACT), fusesoc (<top>.core), quartus (<top>_hw.tcl), "
+                        "comma-separated, or all (docs/interfaces.md)")
     c.set_defaults(func=cmd_compile)
 
     s = sub.add_parser("sim", help="check the generated Verilog against the Python kernel",

@@ -4,8 +4,9 @@ A kernel's module has the block-level control ports (``ap_clk``, ``ap_rst``, ``a
 in; ``ap_done``, ``ap_idle``, ``ap_ready`` out; ``ap_return`` for a returned scalar; a
 dataflow task also ``ap_continue``), a port per scalar parameter (its name), a memory
 port set per array parameter and memory port (``A_address0``, ``A_ce0``, ``A_we0``,
-``A_d0`` out, ``A_q0`` in; ``...1`` for the second port of a dual-port memory; a bank of a
-partitioned array is the array ``A_<bank>``), and an ap_fifo port set per stream (``x_dout``,
+``A_d0`` out, ``A_q0`` in; ``...1`` for the second port of a dual-port memory; no
+``we``/``d`` for an array the design only reads, no ``q`` for one it only writes; a bank of
+a partitioned array is the array ``A_<bank>``), and an ap_fifo port set per stream (``x_dout``,
 ``x_empty_n`` in and ``x_read`` out for a stream the kernel gets from; ``y_din``,
 ``y_write`` out and ``y_full_n`` in for one it puts to).
 
@@ -37,11 +38,14 @@ def memory_port(array: str, signal: str, port: int) -> str:
     return f"{array}_{signal}{port}"
 
 
-def memory_ports(array: str, port: int, address_width: int, width: int
-                 ) -> list[tuple[str, str, int]]:
-    """(name, direction, width) of the port set of memory port ``port`` of ``array``."""
+def memory_ports(array: str, port: int, address_width: int, width: int, *,
+                 reads: bool = True, writes: bool = True) -> list[tuple[str, str, int]]:
+    """(name, direction, width) of the port set of memory port ``port`` of ``array``: an
+    array the design only reads has no ``we``/``d``, one it only writes no ``q``, as Vitis
+    generates them (docs/hardware-interface.md)."""
     widths = {"address": address_width, "ce": 1, "we": 1, "d": width, "q": width}
-    return [(memory_port(array, s, port), d, widths[s]) for s, d in MEMORY_SIGNALS]
+    return [(memory_port(array, s, port), d, widths[s]) for s, d in MEMORY_SIGNALS
+            if (s != "q" or reads) and (s not in ("we", "d") or writes)]
 
 
 def stream_port(stream: str, signal: str) -> str:

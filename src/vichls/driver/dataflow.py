@@ -351,8 +351,9 @@ class TopBuilder:
             raise FpgaError(f"internal: parameter '{p.name}' is used by several tasks")
         words = p.type.size
         aw, w = address_width(words), p.scalar.width
-        if not uses:  # no task touches it: an idle port set
-            for name, direction, width in ports.memory_ports(p.name, 0, aw, w):
+        if not uses:  # no task touches it: an idle port set (neither read nor written)
+            for name, direction, width in ports.memory_ports(p.name, 0, aw, w, reads=False,
+                                                             writes=False):
                 port = self.port(name, direction, width)
                 if direction == "out":
                     self.assign(port, self.const(0, width))
@@ -369,6 +370,8 @@ class TopBuilder:
                     continue
                 for suffix, direction in ports.MEMORY_SIGNALS:
                     inner = self.task_port(t, ports.memory_port(f"{pname}{bank}", suffix, n))
+                    if inner is None:  # (the task only reads it, or only writes it)
+                        continue
                     outer = self.port(ports.memory_port(f"{p.name}{bank}", suffix, n), direction,
                                       inner.type.width.data)
                     if direction == "out":
@@ -473,11 +476,13 @@ class TopBuilder:
                         for suffix, width_ in (("address", aw), ("ce", 1), ("we", 1), ("d", width)):
                             self.assign(buf.port(f"{side}_{suffix}{n}"), self.const(0, width_))
                         continue
-                    for suffix in ("address", "ce", "we", "d"):
+                    for suffix, width_ in (("address", aw), ("ce", 1), ("we", 1), ("d", width)):
+                        inner = self.task_port(t, ports.memory_port(name, suffix, n))
                         self.assign(buf.port(f"{side}_{suffix}{n}"),
-                                    self.task_port(t, ports.memory_port(name, suffix, n)))
-                    self.assign(self.task_port(t, ports.memory_port(name, "q", n)),
-                                buf.port(f"{side}_q{n}"))
+                                    inner if inner is not None else self.const(0, width_))
+                    q = self.task_port(t, ports.memory_port(name, "q", n))
+                    if q is not None:  # (a task that only writes the buffer has no q)
+                        self.assign(q, buf.port(f"{side}_q{n}"))
             self.deps.setdefault(pt, []).append(buf.port("p_may_start"))
             self.deps.setdefault(ct, []).append(buf.port("c_may_start"))
             self.commits.append((buf, pt, ct))

@@ -207,10 +207,14 @@ class SimDesign:
         for p in signature.params:
             if p.is_array:
                 # each bank has a second port only where the schedule needed one
+                # and reads (q) or writes (we, d) it only where the design does
+                def has(bank, signal, port=0):
+                    return re.search(rf"\b{re.escape(ports.memory_port(bank.port, signal, port))}\b",
+                                     top_text) is not None
+
                 self.banks += [
-                    dataclasses.replace(bank, dual=re.search(
-                        rf"\b{re.escape(ports.memory_port(bank.port, 'address', 1))}\b",
-                        top_text) is not None)
+                    dataclasses.replace(bank, dual=has(bank, "address", 1), reads=has(bank, "q"),
+                                        writes=has(bank, "we"))
                     for bank in banks_of(p, self.partitions.get(p.name), False)]
         # a design that can wait on streams says when it waits, for the deadlock detector
         # an ap_ctrl_chain top: the harness continues it in the done cycle (ap_ctrl_hs use)
@@ -250,7 +254,8 @@ class SimDesign:
         for bank in self.banks:
             for k in range(2 if bank.dual else 1):
                 expected.update({name: width for name, _, width in ports.memory_ports(
-                    bank.port, k, address_width(bank.words), bank.element.width)})
+                    bank.port, k, address_width(bank.words), bank.element.width,
+                    reads=bank.reads, writes=bank.writes)})
         return expected
 
 

@@ -125,6 +125,9 @@ class Bank:
     element: ScalarType
     index: np.ndarray
     dual: bool
+    #: the design reads it (has ``q``) / writes it (has ``we``, ``d``): docs/hardware-interface.md
+    reads: bool = True
+    writes: bool = True
 
     @property
     def words(self) -> int:
@@ -499,8 +502,13 @@ def harness_top(designs: list[HarnessDesign]) -> str:
                     f"    wire [{aw - 1}:0] {m}_address{k}; wire {m}_ce{k}, {m}_we{k}; "
                     f"wire [{w - 1}:0] {m}_d{k}, {m}_q{k};"
                 )
+                present = {name for name, _, _ in ports.memory_ports(
+                    bank.port, k, aw, w, reads=bank.reads, writes=bank.writes)}
                 conns += [f".{ports.memory_port(bank.port, s, k)}({m}_{s}{k})"
-                          for s, _ in ports.MEMORY_SIGNALS]
+                          for s, _ in ports.MEMORY_SIGNALS
+                          if ports.memory_port(bank.port, s, k) in present]
+                if not bank.writes:  # a read-only array: the memory is never written
+                    body.append(f"    assign {m}_we{k} = 1'b0; assign {m}_d{k} = {w}'d0;")
             second = (
                 f".address1({m}_address1), .ce1({m}_ce1), .we1({m}_we1), .d1({m}_d1), .q1({m}_q1)"
                 if bank.dual

@@ -138,9 +138,9 @@ class ValueInfo:
 class Memory:
     address: SSAValue
     ce: SSAValue
-    we: SSAValue | None  # (None: a ROM)
+    we: SSAValue | None  # (None: a ROM, or an array the design only reads)
     d: SSAValue | None
-    q: SSAValue
+    q: SSAValue | None  # (None: an array the design only writes)
     shape: tuple[int, ...]
     address_width: int
     port1: "Memory | None" = None  # the second port of a dual-port memory
@@ -358,12 +358,18 @@ class StructuralBuilder:
                 aw = address_width(words)
                 w = p.scalar.width
                 memory_ports = [0, 1] if is_dual_port(arg) else [0]
-                mems = [Memory(
-                    *(self.port(name, direction, width)
-                      for name, direction, width in ports.memory_ports(p.name, n, aw, w)),
-                    tuple(p.type.shape),
-                    aw,
-                ) for n in memory_ports]
+                access = {type(u.operation) for u in arg.uses}
+                reads, writes = memref.LoadOp in access, memref.StoreOp in access
+                mems = []
+                for n in memory_ports:
+                    made = {signal: self.port(name, direction, width)
+                            for (signal, _), (name, direction, width) in zip(
+                                (m for m in ports.MEMORY_SIGNALS
+                                 if (m[0] != "q" or reads) and (m[0] not in ("we", "d") or writes)),
+                                ports.memory_ports(p.name, n, aw, w, reads=reads, writes=writes),
+                                strict=True)}
+                    mems.append(Memory(made["address"], made["ce"], made.get("we"),
+                                       made.get("d"), made.get("q"), tuple(p.type.shape), aw))
                 if len(mems) == 2:
                     mems[0].port1 = mems[1]
                 self.memories[arg] = mems[0]
