@@ -33,6 +33,7 @@ from vichls.transforms.loop.partition_arrays import (
     original_signature,
     partitions_of,
 )
+from vichls.scheduling.critical_path import critical_path
 from vichls.scheduling.modulo_schedule import is_dual_port
 from vichls.scheduling.list_schedule import (
     WIRE_OP_NAMES,
@@ -163,7 +164,8 @@ class _LatencyModel:
     bounds, evaluated at every iteration of the loops around it, which are then counted
     one by one (at most ``ENUMERATION_LIMIT`` iterations in all, else unknown). An if
     whose condition is known that way (a guard of a loop that may not run) takes its
-    branch."""
+    branch. Each loop's entry gets the bounds of one execution of the loop ("latency":
+    {min, max}, over all its executions)."""
 
     ENUMERATION_LIMIT = 1_000_000
 
@@ -221,6 +223,18 @@ class _LatencyModel:
         return self.varying[op]
 
     def step(self, op) -> tuple[int, int | None]:
+        low, high = self._step(op)
+        if op in self.entries:  # a loop: its "latency" is that of one execution, over all
+            seen = self.entries[op].get("latency")
+            if seen is None:
+                self.entries[op]["latency"] = {"min": low, "max": high}
+            else:
+                seen["min"] = min(seen["min"], low)
+                seen["max"] = None if high is None or seen["max"] is None \
+                    else max(seen["max"], high)
+        return low, high
+
+    def _step(self, op) -> tuple[int, int | None]:
         if isinstance(op, st.EnableOp):
             n = self.latency[op.group.data]
             return n, n
@@ -364,6 +378,8 @@ def make_report(
         "loops": timing.loops,
         "resources": resources,
         "operators": dict(sorted(operators.items())),
+        # the longest chained path in one cycle (scheduling/critical_path.py)
+        "timing": critical_path(top),
     }
 
 

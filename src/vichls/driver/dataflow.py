@@ -22,9 +22,9 @@ A fifo that bypasses other tasks (its consumer also depends on its producer thro
 them) is deepened by the elements those tasks hold in flight, so that the producer can run
 ahead while they fill (a pipeline that stalls does not drain; see structural/insert_stall.py).
 
-The report of a dataflow design adds ``dataflow``: the tasks (module, latency, loops),
-the channels (kind, depth, producer, consumer) and the bottleneck, the task with the
-longest latency, which sets the interval between calls.
+The report of a dataflow design adds ``dataflow``: the tasks (module, latency, loops,
+resources, timing), the channels (kind, depth, producer, consumer) and the bottleneck, the
+task with the longest latency, which sets the interval between calls.
 """
 
 from __future__ import annotations
@@ -593,7 +593,8 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
         latency_of[name] = rep["latency"]["min"]
         task_entries.append({"name": name, "module": component.sym_name.data,
                              "latency": rep["latency"]["min"],
-                             "loops": rep["loops"]})
+                             "loops": rep["loops"], "resources": rep["resources"],
+                             "timing": rep["timing"]})
         loops += [{**loop, "task": name} for loop in rep["loops"]]
         whole = set(oplib.over_capacity(rep["resources"]))  # said once, for the design
         warnings += [f"task '{name}': {w}" for w in rep["warnings"] if w not in whole]
@@ -651,6 +652,8 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
         "loops": loops,
         "resources": totals,
         "operators": dict(sorted(operators.items())),
+        # the slowest task's longest chained path (the top adds control logic only)
+        "timing": _slowest([t["timing"] for t in task_entries]),
         "dataflow": {
             "tasks": task_entries,
             "channels": channel_entries,
@@ -660,6 +663,13 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
             if bottleneck is not None else None,
         },
     }
+
+
+def _slowest(timings: list[dict]) -> dict:
+    """A copy of the timing entry with the longest estimate (none: nothing chained)."""
+    worst = max(timings, key=lambda t: t["estimated_ns"],
+                default={"estimated_ns": 0.0, "critical_chain": []})
+    return {"estimated_ns": worst["estimated_ns"], "critical_chain": list(worst["critical_chain"])}
 
 
 def _call_latency(tasks, channels, latency_of) -> int | None:
