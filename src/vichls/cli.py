@@ -126,8 +126,10 @@ def cmd_compile(args) -> int:
         text = print_module(design.structural, with_locations=False)
         return _emit(args, {f"{top}.structural.mlir": text}, text)
     report = json.dumps(design.report, indent=2, sort_keys=True) + "\n"
+    from vichls.report_text import text_report
+
     files = {f"{top}.v": design.deliverable, f"{top}.report.json": report,
-             f"{top}.mlir": loop_text}
+             f"{top}.rpt": text_report(design.report), f"{top}.mlir": loop_text}
     if getattr(args, "package", None):
         from vichls.interface.package import package_files
 
@@ -423,8 +425,11 @@ def make_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("compile", help="compile a kernel file (.py) or loop-level IR (.mlir)",
                        description="Compile the top kernel of FILE. --target fpga writes "
-                                   "<top>.v, <top>.report.json and the portable loop-level IR "
-                                   "<top>.mlir; --target cpu writes <top>.ll and <top>.o.")
+                                   "<top>.v, <top>.report.json, the text report <top>.rpt "
+                                   "(laid out as Vitis's csynth report) and the portable "
+                                   "loop-level IR <top>.mlir (with s_axilite interfaces also "
+                                   "x<top>_hw.h and the Python and C drivers); --target cpu "
+                                   "writes <top>.ll and <top>.o.")
     c.add_argument("file", metavar="FILE", help="kernel file (.py) or loop-level IR (.mlir)")
     c.add_argument("--top", metavar="NAME", help="the kernel to compile (default: the only one, "
                                                  "or the one no other kernel calls)")
