@@ -34,12 +34,13 @@ from dataclasses import dataclass, field
 
 import vichls
 from vichls import ports as P
+from vichls.backend.verilog.printer import template_text
 from vichls.errors import FpgaError
 from vichls.interface.axilite import RegisterMap, axilite_ports, register_file, register_maps
 from vichls.interface.spec import RETURN, Interface, has_axi
 
 #: modes whose adapters are not built yet (the directive accepts them; the build refuses)
-NOT_YET = ("m_axi", "axis", "bram")
+NOT_YET = ("m_axi", "bram")
 
 
 @dataclass
@@ -155,6 +156,7 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
                   "ports": [n for n, _, _ in control_ports]})
     # -- the arguments ------------------------------------------------------------------------
     passthrough: list[tuple[str, str, int]] = []
+    uses_fifo = False
     for p in signature.params:
         i = interfaces[p.name]
         mine = [n for n in core if n == p.name or n.startswith(p.name + "_")
@@ -167,6 +169,14 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
             body.append(f"    wire [{core[p.name][1] - 1}:0] control_{p.name};")
             entry["bundle"] = i.option("bundle")
             entry["ports"] = []
+        elif i.mode == "axis":
+            made, lines = _axis(p, i, core)
+            passthrough += made
+            body += lines
+            for n in mine:
+                conns[n] = f"core_{n}"
+            entry["ports"] = [n for n, _, _ in made]
+            uses_fifo = True
         elif i.mode == "ap_vld":
             w = core[p.name][1]
             vld = f"{p.name}_ap_vld"
@@ -239,7 +249,93 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
                      + "/* verilator lint_on DECLFILENAME */\n")
     files.append("/* verilator lint_off DECLFILENAME */\n" + _rename_core(top, core_verilog)
                  + "/* verilator lint_on DECLFILENAME */\n")
+    if uses_fifo and not re.search(r"^module vichls_fifo\b", core_verilog, flags=re.M):
+        files.append("/* verilator lint_off DECLFILENAME */\n" + template_text("vichls_fifo")
+                     + "/* verilator lint_on DECLFILENAME */\n")
     return Wrapped("\n".join(files), top_ports, table, maps)
+
+
+#: the depth of the FIFO between an axis port and the core: two elements move one a cycle
+AXIS_FIFO_DEPTH = 2
+
+
+def _axis(p, i: Interface, core: dict) -> tuple[list[tuple[str, str, int]], list[str]]:
+    """The AXI4-Stream ports of stream ``p`` and the adapter between them and the core's
+    ap_fifo ports: a two-element FIFO on either side (its registered flags keep the
+    stream's handshake apart from the core's stall logic, and TVALID never waits for
+    TREADY). With ``last=True`` an output holds back each element until the next one or the
+    end of the call says whether it is the last (TLAST)."""
+    n, w = p.name, p.scalar.width
+    tw = 8 * ((w + 7) // 8)  # TDATA in whole bytes
+    pad = tw - w
+    last = bool(i.option("last"))
+    keep = w % 8 != 0  # (the contract: TKEEP/TSTRB where the element is not whole bytes)
+    body = [f"    // axis '{n}' ({'in' if p.direction == 'in' else 'out'}): a "
+            f"{AXIS_FIFO_DEPTH}-element FIFO between the stream and the core"]
+    ports: list[tuple[str, str, int]]
+    f = f"{n}_fifo"
+    if p.direction == "in":
+        ports = [(f"{n}_TDATA", "in", tw), (f"{n}_TVALID", "in", 1), (f"{n}_TREADY", "out", 1)]
+        if last:
+            ports.append((f"{n}_TLAST", "in", 1))
+        if keep:
+            ports += [(f"{n}_TKEEP", "in", tw // 8), (f"{n}_TSTRB", "in", tw // 8)]
+        unused = [pn for pn, _, _ in ports if pn.endswith(("_TLAST", "_TKEEP", "_TSTRB"))]
+        if pad:
+            unused.append(f"{n}_TDATA")
+        body += [f"    wire [{w - 1}:0] core_{n}_dout;", f"    wire core_{n}_empty_n, core_{n}_read;",
+                 f"    vichls_fifo #(.WIDTH({w}), .DEPTH({AXIS_FIFO_DEPTH})) {f} (.clk(ap_clk), "
+                 f".rst(ap_rst), .din({n}_TDATA[{w - 1}:0]), .write({n}_TVALID), "
+                 f".full_n({n}_TREADY), .dout(core_{n}_dout), .read(core_{n}_read), "
+                 f".empty_n(core_{n}_empty_n));"]
+        if unused:  # (a stream's end marker and byte enables carry nothing the core reads)
+            body.insert(1, "    /* verilator lint_off UNUSED */")
+            body.insert(2, "    wire " + ", ".join(f"{u}_unused" for u in unused) + ";")
+            body.insert(3, "    /* verilator lint_on UNUSED */")
+            body += [f"    assign {u}_unused = ^{u};" for u in unused]
+        return ports, body
+    ports = [(f"{n}_TDATA", "out", tw), (f"{n}_TVALID", "out", 1), (f"{n}_TREADY", "in", 1)]
+    if last:
+        ports.append((f"{n}_TLAST", "out", 1))
+    if keep:
+        ports += [(f"{n}_TKEEP", "out", tw // 8), (f"{n}_TSTRB", "out", tw // 8)]
+    fw = w + 1 if last else w
+    body += [f"    wire [{w - 1}:0] core_{n}_din;", f"    wire core_{n}_full_n, core_{n}_write;",
+             f"    wire [{fw - 1}:0] {f}_din, {f}_dout;", f"    wire {f}_write, {f}_full_n;"]
+    if last:
+        body += [
+            f"    // TLAST: the newest element waits in {n}_held until the next one (not the",
+            "    // last) or the end of the call (the last) lets it into the FIFO",
+            f"    reg [{w - 1}:0] {n}_held;",
+            f"    reg {n}_held_valid, {n}_flush;",
+            f"    assign {f}_write = {n}_held_valid & ({n}_flush | core_{n}_write);",
+            f"    assign {f}_din = {{{n}_flush, {n}_held}};",
+            f"    assign core_{n}_full_n = {f}_full_n & ~{n}_flush;",
+            "    always @(posedge ap_clk) begin",
+            "        if (ap_rst) begin",
+            f"            {n}_held_valid <= 1'b0;",
+            f"            {n}_flush <= 1'b0;",
+            "        end else begin",
+            f"            if (core_{n}_write) {n}_held_valid <= 1'b1;",
+            f"            else if ({n}_flush & {f}_full_n) {n}_held_valid <= 1'b0;",
+            f"            if ({n}_flush & ({f}_full_n | ~{n}_held_valid)) {n}_flush <= 1'b0;",
+            f"            else if (core_{P.DONE} & ({n}_held_valid | core_{n}_write)) {n}_flush <= 1'b1;",
+            "        end",
+            f"        if (core_{n}_write) {n}_held <= core_{n}_din;",
+            "    end",
+            f"    assign {n}_TLAST = {f}_dout[{w}];"]
+    else:
+        body += [f"    assign {f}_write = core_{n}_write;", f"    assign {f}_din = core_{n}_din;",
+                 f"    assign core_{n}_full_n = {f}_full_n;"]
+    data = f"{f}_dout[{w - 1}:0]"
+    body += [f"    vichls_fifo #(.WIDTH({fw}), .DEPTH({AXIS_FIFO_DEPTH})) {f} (.clk(ap_clk), "
+             f".rst(ap_rst), .din({f}_din), .write({f}_write), .full_n({f}_full_n), "
+             f".dout({f}_dout), .read({n}_TREADY), .empty_n({n}_TVALID));",
+             f"    assign {n}_TDATA = {'{' + f'{pad}' + chr(39) + 'b0, ' + data + '}' if pad else data};"]
+    if keep:
+        body += [f"    assign {n}_TKEEP = {{{tw // 8}{{1'b1}}}};",
+                 f"    assign {n}_TSTRB = {{{tw // 8}{{1'b1}}}};"]
+    return ports, body
 
 
 def _owner(port: str, signature) -> str | None:
