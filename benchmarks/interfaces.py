@@ -24,27 +24,9 @@ import vichls  # noqa: E402
 from vichls.flows.synth import synth_xilinx_resources  # noqa: E402
 from vichls.frontend.kernel import load_file  # noqa: E402
 
-SOURCE = '''
-from vichls import int8, int32, int64, uint8, kernel
-
-
-@kernel
-def gcd(a: int32, b: int32) -> int32:
-    while b != 0:
-        t = b
-        b = a % b
-        a = t
-    return a
-
-
-@kernel
-def scaled_sum(x: int8[16], y: int32[16], scale: int64, n: uint8) -> int64:
-    total: int64 = 0
-    for i in range(16):
-        if i < n:
-            total += int64(x[i]) * scale
-            y[i] = int32(x[i]) * 3
-    return total
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "interfaces.py"
+SAXPY = '''
+from vichls import int32, kernel
 
 
 @kernel
@@ -96,9 +78,9 @@ def main() -> int:
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "kernels.py"
-        path.write_text(textwrap.dedent(SOURCE))
-        rows = measure(load_file(path))
+        path = Path(tmp) / "saxpy.py"
+        path.write_text(textwrap.dedent(SAXPY))
+        rows = measure({**load_file(EXAMPLE), **load_file(path)})
     table = markdown(rows)
     print(table)
     worst = max(r["axi"]["lut"] - r["core"]["lut"] for r in rows)

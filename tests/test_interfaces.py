@@ -29,47 +29,12 @@ from vichls import int32
 
 BENCHES = Path(__file__).resolve().parent / "fixtures" / "axi"
 
-SOURCE = '''
-import vichls
-from vichls import int8, int32, int64, uint8, kernel, stream
-
-
-@kernel
-def gcd(a: int32, b: int32) -> int32:
-    while b != 0:
-        t = b
-        b = a % b
-        a = t
-    return a
-
-
-@kernel
-def scaled_sum(x: int8[16], y: int32[16], scale: int64, n: uint8) -> int64:
-    total: int64 = 0
-    for i in range(16):
-        if i < n:
-            total += int64(x[i]) * scale
-            y[i] = int32(x[i]) * 3
-    return total
-
-
-@kernel
-def add_held(a: int32, b: int32) -> int32:
-    return a + b
-
-
-@kernel
-def scale(x: stream[int32], y: stream[int32, 4], n: int32):
-    for i in range(n):
-        y.put(x.get() * 3)
-'''
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "interfaces.py"
 
 
 @pytest.fixture(scope="module")
 def kernels(tmp_path_factory):
-    path = tmp_path_factory.mktemp("interfaces") / "kernels.py"
-    path.write_text(SOURCE)
-    return load_file(path)
+    return load_file(EXAMPLE)
 
 
 def _axilite(kernel, names, bundle="control"):
@@ -203,9 +168,7 @@ def test_the_package_keeps_the_directives(kernels, tmp_path, capsys):
 
 
 def test_compile_writes_the_packages_asked_for(kernels, tmp_path, capsys):
-    path = tmp_path / "gcd_axi.py"
-    path.write_text(SOURCE + "\ns = vichls.customize(gcd)\ns.interface('a', 's_axilite')\n"
-                    "s.interface('b', 's_axilite')\ns.interface('return', 's_axilite')\n")
+    path = EXAMPLE  # its schedule of gcd puts a, b and the control in s_axilite
     out = tmp_path / "out"
     assert main(["compile", str(path), "--top", "gcd", "-o", str(out), "--package", "all"]) == 0
     for name in ("gcd.v", "ip/component.xml", "ip/hdl/gcd.v", "gcd.core", "gcd_hw.tcl",

@@ -29,33 +29,7 @@ from vichls.interface.package import KINDS, classify, package_files
 SPIRIT = "http://www.spiritconsortium.org/XMLSchema/SPIRIT/1685-2009"
 NS = {"spirit": SPIRIT}
 
-SOURCE = '''
-from vichls import int8, int32, int64, uint8, kernel
-
-
-@kernel
-def gcd(a: int32, b: int32) -> int32:
-    while b != 0:
-        t = b
-        b = a % b
-        a = t
-    return a
-
-
-@kernel
-def scaled_sum(x: int8[16], y: int32[16], scale: int64, n: uint8) -> int64:
-    total: int64 = 0
-    for i in range(16):
-        if i < n:
-            total += int64(x[i]) * scale
-            y[i] = int32(x[i]) * 3
-    return total
-
-
-@kernel
-def add_held(a: int32, b: int32) -> int32:
-    return a + b
-'''
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "interfaces.py"
 
 
 def _m_axi_ports(bundle: str) -> list[tuple[str, str, int]]:
@@ -110,9 +84,7 @@ def _hand_made_report() -> dict:
 @pytest.fixture(scope="module")
 def designs(tmp_path_factory):
     """{label: (top, verilog, report)} of the designs every package is checked on."""
-    path = tmp_path_factory.mktemp("package") / "kernels.py"
-    path.write_text(SOURCE)
-    k = load_file(path)
+    k = load_file(EXAMPLE)
     out = {}
 
     def add(label, s):
