@@ -20,6 +20,8 @@ CLOCK, RESET, START = "ap_clk", "ap_rst", "ap_start"
 DONE, IDLE, READY = "ap_done", "ap_idle", "ap_ready"
 RETURN = "ap_return"
 CONTINUE = "ap_continue"  # a dataflow task's: its result was taken
+#: a core behind an m_axi adapter: high while the adapter makes it wait (a stall)
+HOLD = "vichls_hold"
 CONTROL_INPUTS = (CLOCK, RESET, START)
 CONTROL_OUTPUTS = (DONE, IDLE, READY)
 

@@ -219,6 +219,9 @@ class SimDesign:
         # a design that can wait on streams says when it waits, for the deadlock detector
         # an ap_ctrl_chain top: the harness continues it in the done cycle (ap_ctrl_hs use)
         self.has_continue = re.search(r"\binput\s+wire\s+ap_continue\b", top_text) is not None
+        # a core behind m_axi adapters has their hold input: the harness serves its memories
+        # itself, and never holds it
+        self.has_hold = re.search(rf"\binput\s+wire\s+{ports.HOLD}\b", top_text) is not None
         self.watch_stalled = re.search(
             rf"\b(?:wire|reg|logic)\b[^;]*\b{STALLED_WIRE}\b", top_text) is not None
         expected = self.expected_ports()
@@ -752,7 +755,8 @@ def _sources(designs: list[SimDesign]) -> tuple[dict[str, str], list[str]]:
     for d, p in zip(designs, prefixes):
         files[f"{p}.v"] = prefix_modules(d.verilog, p) + "\n`resetall\n"
         hdesigns.append(HarnessDesign(p, f"{p}_{d.signature.name}", d.signature, tuple(d.banks),
-                                      d.watch_stalled, d.stream_capacity, d.has_continue))
+                                      d.watch_stalled, d.stream_capacity, d.has_continue,
+                                      d.has_hold))
     files["vichls_sim_lib.v"] = LIBRARY
     files[f"{HARNESS_TOP}.v"] = harness_top(hdesigns)
     files["vichls_sim_public.vlt"] = (

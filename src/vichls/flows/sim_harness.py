@@ -428,6 +428,7 @@ class HarnessDesign:
     watch_stalled: bool = False
     stream_capacity: int = DEFAULT_STREAM_CAPACITY
     has_continue: bool = False  # an ap_ctrl_chain top, continued at once
+    has_hold: bool = False  # a core behind m_axi adapters: its hold input, tied low
 
 
 def stream_params(signature: KernelSignature) -> list[Param]:
@@ -484,7 +485,8 @@ def harness_top(designs: list[HarnessDesign]) -> str:
             f".ap_done({p}_ap_done)",
             f".ap_idle({p}_ap_idle)",
             f".ap_ready({p}_ap_ready)",
-        ] + ([".ap_continue(1'b1)"] if d.has_continue else [])
+        ] + ([".ap_continue(1'b1)"] if d.has_continue else []) \
+            + ([f".{ports.HOLD}(1'b0)"] if d.has_hold else [])
         if sig.ret is not None:
             body.append(f"    wire [{sig.ret.width - 1}:0] {p}_ap_return;")
             conns.append(f".ap_return({p}_ap_return)")

@@ -15,6 +15,11 @@ The adapters, each between the top's ports and the core's:
   from the core's done until ``ap_continue``, and no new call before;
 - ``ap_ctrl_none``: the core is started whenever it is idle (no control ports; a kernel that
   returns a value is refused: nothing would say when it is valid);
+- m_axi (an array in memory, interface/maxi.py): the core's ap_memory port set served through
+  an AXI4 master, the core held while a read waits or a write has no room, its ``ap_done`` and
+  ``ap_ready`` held until the adapters have sent its writes (no call starts meanwhile); the
+  base address from the control bundle (``offset="slave"``), a port (``"direct"``) or 0;
+- axis (streams): AXI4-Stream ports through a two-element FIFO on either side;
 - ``ap_vld`` on a scalar input: the value is taken in a cycle its ``<name>_ap_vld`` is high
   while the core is idle, and a call starts only once every such input has been taken since
   the last one started;
@@ -37,10 +42,11 @@ from vichls import ports as P
 from vichls.backend.verilog.printer import template_text
 from vichls.errors import FpgaError
 from vichls.interface.axilite import RegisterMap, axilite_ports, register_file, register_maps
+from vichls.interface.maxi import m_axi_ports, maxi_adapter
 from vichls.interface.spec import RETURN, Interface, has_axi
 
 #: modes whose adapters are not built yet (the directive accepts them; the build refuses)
-NOT_YET = ("m_axi", "bram")
+NOT_YET = ("bram",)
 
 
 @dataclass
@@ -94,6 +100,14 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
                         "without ap_done nothing says when it is valid; use ap_ctrl_hs, "
                         "ap_ctrl_chain or s_axilite")
     maps = register_maps(signature, interfaces)
+    bundles: dict[str, str] = {}
+    for i in interfaces.values():
+        if i.mode == "m_axi":
+            other = bundles.setdefault(i.option("bundle"), i.name)
+            if other != i.name:
+                raise FpgaError(f"s.interface('{i.name}', 'm_axi', bundle='{i.option('bundle')}'):"
+                                f" '{other}' is in that bundle too; this version of vichls gives "
+                                "each m_axi array a bundle of its own")
     top_ports: list[tuple[str, str, int]] = [(P.CLOCK, "in", 1)]
     top_ports.append(("ap_rst_n", "in", 1) if axi else (P.RESET, "in", 1))
     body: list[str] = []
@@ -157,6 +171,7 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
     # -- the arguments ------------------------------------------------------------------------
     passthrough: list[tuple[str, str, int]] = []
     uses_fifo = False
+    maxi: list[str] = []  # the arrays behind m_axi adapters
     for p in signature.params:
         i = interfaces[p.name]
         mine = [n for n in core if n == p.name or n.startswith(p.name + "_")
@@ -169,6 +184,15 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
             body.append(f"    wire [{core[p.name][1] - 1}:0] control_{p.name};")
             entry["bundle"] = i.option("bundle")
             entry["ports"] = []
+        elif i.mode == "m_axi":
+            lines, made = _maxi(top, p, i, core, signature)
+            body += lines
+            passthrough += made
+            for n in mine:
+                conns[n] = f"core_{n}"
+            entry["bundle"] = i.option("bundle")
+            entry["ports"] = [n for n, _, _ in made]
+            maxi.append(p.name)
         elif i.mode == "axis":
             made, lines = _axis(p, i, core)
             passthrough += made
@@ -227,6 +251,20 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
     if start_gates:
         start = f"({start}) & " + " & ".join(start_gates)
     body.append(f"    assign core_{P.START} = {start};")
+    if maxi:
+        body += _drain(maxi, P.RETURN in core and core[P.RETURN][1])
+        for sig in (P.START, P.DONE, P.IDLE, P.READY):
+            conns[sig] = f"raw_{sig}"
+        if P.RETURN in core:
+            conns[P.RETURN] = f"raw_{P.RETURN}"
+        conns[P.HOLD] = " | ".join(f"{n}_hold" for n in maxi)
+        adapters = [maxi_adapter(top, n, signature.param(n).type.size,
+                                 signature.param(n).scalar.width,
+                                 interfaces[n].option("max_burst"),
+                                 any(c.startswith(f"{n}_q") for c in core),
+                                 any(c.startswith(f"{n}_we") for c in core)) for n in maxi]
+    else:
+        adapters = []
     core_conns = [f".{name}({conns.get(name, '')})" for name in core]
     body.append(f"    {core_name(top)} core (\n        " + ",\n        ".join(core_conns)
                 + "\n    );")
@@ -247,12 +285,85 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
     for bundle, regmap in maps.items():
         files.append("/* verilator lint_off DECLFILENAME */\n" + register_file(top, regmap)
                      + "/* verilator lint_on DECLFILENAME */\n")
+    for text in adapters:
+        files.append("/* verilator lint_off DECLFILENAME */\n" + text
+                     + "/* verilator lint_on DECLFILENAME */\n")
     files.append("/* verilator lint_off DECLFILENAME */\n" + _rename_core(top, core_verilog)
                  + "/* verilator lint_on DECLFILENAME */\n")
     if uses_fifo and not re.search(r"^module vichls_fifo\b", core_verilog, flags=re.M):
         files.append("/* verilator lint_off DECLFILENAME */\n" + template_text("vichls_fifo")
                      + "/* verilator lint_on DECLFILENAME */\n")
     return Wrapped("\n".join(files), top_ports, table, maps)
+
+
+def _maxi(top: str, p, i: Interface, core: dict, signature) -> tuple[list[str], list]:
+    """The adapter instance of array ``p`` behind m_axi (interface/maxi.py), its wires, and
+    the top's ports it brings (the bundle's AXI4 master; a ``direct`` base address)."""
+    n, w = p.name, p.scalar.width
+    if f"{n}_address0" not in core:
+        raise FpgaError(f"s.interface('{n}', 'm_axi'): a partitioned array cannot be served "
+                        "through m_axi")
+    if f"{n}_address1" in core:
+        raise FpgaError(f"s.interface('{n}', 'm_axi'): the schedule reads '{n}' through two "
+                        "ports; this version of vichls serves one port through m_axi")
+    if w not in (32, 64) or i.option("data_width") not in (0, w):
+        raise FpgaError(f"s.interface('{n}', 'm_axi'): this version of vichls builds m_axi "
+                        f"for 32- and 64-bit elements on a bus as wide ({w} bits here)")
+    bundle = i.option("bundle")
+    made = list(m_axi_ports(bundle, w))
+    offset = i.option("offset")
+    if offset == "slave":
+        base = f"control_{n}"
+        lines = [f"    wire [63:0] control_{n};"]
+    elif offset == "direct":
+        made.append((n, "in", 64))
+        base, lines = n, []
+    else:
+        base, lines = "64'd0", []
+    mine = {s.removeprefix(f"{n}_"): (d, wd) for s, (d, wd) in core.items()
+            if s.startswith(f"{n}_")}
+    for signal, (d, wd) in mine.items():
+        lines.append(f"    wire {f'[{wd - 1}:0] ' if wd > 1 else ''}core_{n}_{signal};")
+    lines.append(f"    wire {n}_hold, {n}_idle;")
+    c = [".clk(ap_clk)", ".rst(ap_rst)", f".base({base})", ".drain(maxi_drain)",
+         f".hold({n}_hold)", f".idle({n}_idle)"]
+    c += [f".{signal}(core_{n}_{signal})" for signal in mine]
+    c += [f".{name[len(f'm_axi_{bundle}_'):]}({name})" for name, _, _ in m_axi_ports(bundle, w)]
+    lines.append(f"    {top}_{n}_m_axi {n}_m_axi (\n        " + ",\n        ".join(c) + "\n    );")
+    return lines, made
+
+
+def _drain(arrays: list[str], ret_width) -> list[str]:
+    """The block control seen through m_axi adapters: a call is done (and ready) once the
+    core has finished and every adapter has sent its writes (``maxi_drain`` asks them to);
+    meanwhile the core takes no new call."""
+    idle = " & ".join(f"{n}_idle" for n in arrays)
+    lines = ["    // the core's control, held while the m_axi adapters finish its writes",
+             f"    wire raw_{P.START}, raw_{P.DONE}, raw_{P.IDLE}, raw_{P.READY};",
+             f"    wire maxi_idle = {idle};",
+             "    reg done_pending, ready_pending;",
+             f"    wire maxi_drain = raw_{P.DONE} | done_pending;",
+             f"    wire readying = raw_{P.READY} | ready_pending;",
+             f"    assign core_{P.DONE} = maxi_drain & maxi_idle;",
+             f"    assign core_{P.READY} = readying & maxi_idle;",
+             f"    assign core_{P.IDLE} = raw_{P.IDLE} & ~done_pending & maxi_idle;",
+             f"    assign raw_{P.START} = core_{P.START} & ~done_pending & ~ready_pending"
+             f" & ~(raw_{P.READY} & ~maxi_idle);",
+             "    always @(posedge ap_clk) begin",
+             "        if (ap_rst) begin",
+             "            done_pending <= 1'b0;",
+             "            ready_pending <= 1'b0;",
+             "        end else begin",
+             "            done_pending <= maxi_drain & ~maxi_idle;",
+             "            ready_pending <= readying & ~maxi_idle;",
+             "        end",
+             "    end"]
+    if ret_width:
+        lines += [f"    wire [{ret_width - 1}:0] raw_{P.RETURN};",
+                  f"    reg [{ret_width - 1}:0] return_kept;",
+                  f"    always @(posedge ap_clk) if (raw_{P.DONE}) return_kept <= raw_{P.RETURN};",
+                  f"    assign core_{P.RETURN} = raw_{P.DONE} ? raw_{P.RETURN} : return_kept;"]
+    return lines
 
 
 #: the depth of the FIFO between an axis port and the core: two elements move one a cycle

@@ -46,7 +46,7 @@ import heapq
 from dataclasses import dataclass, field
 from math import ceil
 
-from xdsl.dialects import memref, scf
+from xdsl.dialects import func, memref, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -63,6 +63,7 @@ from vichls.dialects.attributes import (
     DUAL_PORT_ATTR,
     FORWARDED_ATTR,
     II_ATTR,
+    NAME_ATTR,
     PORT_ATTR,
     REASON_ATTR,
 )
@@ -512,6 +513,21 @@ def mark_dual_port(memory) -> None:
         owner.attributes[DUAL_PORT_ATTR] = UnitAttr()
 
 
+def _behind_m_axi(memory) -> bool:
+    """An argument array an interface directive serves through m_axi: its adapter
+    (interface/maxi.py) answers one access a cycle, so it keeps one port."""
+    owner = memory.owner
+    if not isinstance(owner, Block) or not isinstance(owner.parent_op(), func.FuncOp):
+        return False
+    from vichls.interface.spec import requested_interfaces  # (no cycle: spec is a leaf)
+
+    function = owner.parent_op()
+    attrs = function.arg_attrs.data[memory.index].data if function.arg_attrs is not None else {}
+    name = attrs.get(NAME_ATTR)
+    return name is not None and any(i.name == name.data and i.mode == "m_axi"
+                                    for i in requested_interfaces(function))
+
+
 def is_dual_port(memory) -> bool:
     owner = memory.owner
     if isinstance(owner, Block):
@@ -674,7 +690,8 @@ def schedule_pipelined_loop(loop: scf.ForOp, budget_ns: float, trip_count: int |
     for node in nodes:
         if node.port is not None:
             uses[node.port] = uses.get(node.port, 0) + 1
-    dual = sorted((m for m, count in uses.items() if count > target and not isinstance(m, tuple)),
+    dual = sorted((m for m, count in uses.items() if count > target and not isinstance(m, tuple)
+                   and not _behind_m_axi(m)),
                   key=lambda m: names.get(m, ""))
     capacity = {m: 2 for m in dual}
     # likewise a division whose iterative divider would hold the II up gets a pipelined one

@@ -186,6 +186,13 @@ def signed_constant(value: SSAValue) -> int | None:
     return v - (1 << width) if v >> (width - 1) else v
 
 
+def _serves_memory_from_axi(function: func.FuncOp) -> bool:
+    """Whether an interface directive gives one of ``function``'s arrays an m_axi port."""
+    from vichls.interface.spec import requested_interfaces
+
+    return any(i.mode == "m_axi" for i in requested_interfaces(function))
+
+
 def counter_span(loop: scf.ForOp, ranges: ValueRanges) -> tuple[int, int] | None:
     """The values a loop's control compares and counts through: both bounds, and the
     counter up to the last increment past the upper bound; None when a bound's range is
@@ -263,7 +270,7 @@ class StructuralBuilder:
         )
         self.top = self.component.body.block
         reserved = [*ports.CONTROL_INPUTS, *ports.CONTROL_OUTPUTS, ports.RETURN, ports.CONTINUE,
-                    WAITS_PORT, IDLE_WIRE, STALL_WIRE]
+                    ports.HOLD, WAITS_PORT, IDLE_WIRE, STALL_WIRE]
         for p in signature.params:
             reserved += ports.taken_names(p.name)
         self.names = NameAllocator(reserved)
@@ -351,6 +358,10 @@ class StructuralBuilder:
         if self.task_mode:
             self.port(ports.CONTINUE, "in", 1)
             waits = self.port(WAITS_PORT, "out", 1)
+        if _serves_memory_from_axi(self.function):
+            # an m_axi adapter (interface/wrapper.py) holds the design while a read waits
+            # for its data or a write for room: the design stalls as on a stream
+            self.stall_terms.append((self.port(ports.HOLD, "in", 1), self.const(0, 1)))
         body = self.function.body.block
         for p, arg in zip(sig.params, body.args, strict=True):
             if p.is_array:
