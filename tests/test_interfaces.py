@@ -281,6 +281,12 @@ def vscale(a: int32[64], b: int32[64], k: int32):
 
 
 @kernel
+def prefixed(a: int32[8], a_b: int32[8]):
+    for i in range(8):
+        a_b[i] = a[i] + 1
+
+
+@kernel
 def gather(a: int64[32], idx: int32[16], out: int64[16]) -> int64:
     total: int64 = 0
     for j in range(16):
@@ -371,3 +377,13 @@ def test_m_axi_random_reads_and_a_returned_value(maxi_kernels, tmp_path):
     spec = {"bundles": {"a": "gmem0", "idx": "gmem1", "out": "gmem2"},
             "bytes": {"a": 8, "idx": 4, "out": 8}, "cases": cases}
     _maxi_bench(tmp_path, design, "gather", spec, pause=True)
+
+
+def test_m_axi_arrays_whose_names_prefix_each_other_keep_their_own_ports(maxi_kernels):
+    # a's adapter once took a_b's ports too (named a_...): each port has one owner
+    design = _maxi(maxi_kernels["prefixed"], ["a", "a_b"], []).build("fpga")
+    assert lint_verilog(design.deliverable, "prefixed") == []
+    core = design.report["interface"]["core_ports"]
+    assert sum(design.deliverable.count(f".{p['name'][len('a_'):]}(core_{p['name']})")
+               for p in core if p["name"].startswith("a_") and not p["name"].startswith("a_b_")) == \
+        sum(1 for p in core if p["name"].startswith("a_") and not p["name"].startswith("a_b_"))

@@ -231,16 +231,21 @@ def test_a_window_wider_than_the_banks_reads_each_bank_twice(windows):
     assert loop["ii"] == 1, loop
 
 
-@pytest.fixture(scope="module")
-def window_outcomes(windows):
-    rng = np.random.default_rng(4)
+def _simulated(schedules: dict, seed: int, span: int) -> dict:
+    """Two calls of each schedule (all of whose parameters are arrays) on random values in
+    -span..span, simulated in one batch against the Python call."""
+    rng = np.random.default_rng(seed)
     items = []
-    for name, s in windows.items():
-        sig = s.kernel.signature
-        args = [tuple(rng.integers(-1000, 1000, p.type.shape).astype(np.int32)
-                      for p in sig.params) for _ in range(2)]
+    for name, s in schedules.items():
+        args = [tuple(rng.integers(-span, span, p.type.shape).astype(p.type.element.dtype)
+                      for p in s.kernel.signature.params) for _ in range(2)]
         items.append((name, Scheduled(s), args))
     return run_batch(items)
+
+
+@pytest.fixture(scope="module")
+def window_outcomes(windows):
+    return _simulated(windows, seed=4, span=1000)
 
 
 @pytest.mark.parametrize("name", list(WINDOW_CASES))
@@ -483,14 +488,7 @@ def test_a_flattened_pipeline_steps_its_counters_instead_of_dividing(counters, n
 
 @pytest.fixture(scope="module")
 def counter_outcomes(counters):
-    rng = np.random.default_rng(8)
-    items = []
-    for name, s in counters.items():
-        sig = s.kernel.signature
-        args = [tuple(rng.integers(-100, 100, p.type.shape).astype(p.type.element.dtype)
-                      for p in sig.params) for _ in range(2)]
-        items.append((name, Scheduled(s), args))
-    return run_batch(items)
+    return _simulated(counters, seed=8, span=100)
 
 
 @pytest.mark.parametrize("name", list(COUNTER_CASES))

@@ -6,11 +6,14 @@ schedulers chain, scheduling/critical_path.py)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import vichls
 from vichls import int32, int64, kernel, uint8
 from vichls.driver.fpga import compile_fpga
+from vichls.frontend.kernel import load_file
 from vichls.report_text import absolute_time, text_report, utilization_percent
 from vichls.targets import oplib
 
@@ -38,13 +41,7 @@ def prefix(x: int32[16], y: int32[16], n: uint8) -> int32:
     return total
 
 
-@kernel
-def gcd(a: int32, b: int32) -> int32:
-    while b != 0:
-        t = b
-        b = a % b
-        a = t
-    return a
+gcd = load_file(Path(__file__).resolve().parent.parent / "examples" / "interfaces.py")["gcd"]
 
 
 M = 32

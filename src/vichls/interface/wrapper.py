@@ -174,10 +174,7 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
     maxi: list[str] = []  # the arrays behind m_axi adapters
     for p in signature.params:
         i = interfaces[p.name]
-        mine = [n for n in core if n == p.name or n.startswith(p.name + "_")
-                and n not in (P.START, P.DONE, P.IDLE, P.READY, P.RETURN)]
-        # (a parameter named like another's prefix: ports named for it exactly)
-        mine = [n for n in mine if _owner(n, signature) == p.name]
+        mine = [n for n in core if _owner(n, signature) == p.name]
         entry = {"argument": p.name, "mode": i.mode}
         if i.mode == "s_axilite":
             conns[p.name] = f"control_{p.name}"
@@ -185,7 +182,7 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
             entry["bundle"] = i.option("bundle")
             entry["ports"] = []
         elif i.mode == "m_axi":
-            lines, made = _maxi(top, p, i, core, signature)
+            lines, made = _maxi(top, p, i, {n: core[n] for n in mine})
             body += lines
             passthrough += made
             for n in mine:
@@ -296,9 +293,10 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
     return Wrapped("\n".join(files), top_ports, table, maps)
 
 
-def _maxi(top: str, p, i: Interface, core: dict, signature) -> tuple[list[str], list]:
+def _maxi(top: str, p, i: Interface, core: dict) -> tuple[list[str], list]:
     """The adapter instance of array ``p`` behind m_axi (interface/maxi.py), its wires, and
-    the top's ports it brings (the bundle's AXI4 master; a ``direct`` base address)."""
+    the top's ports it brings (the bundle's AXI4 master; a ``direct`` base address).
+    ``core``: the core's ports of ``p`` (name: (direction, width))."""
     n, w = p.name, p.scalar.width
     if f"{n}_address0" not in core:
         raise FpgaError(f"s.interface('{n}', 'm_axi'): a partitioned array cannot be served "
@@ -450,7 +448,11 @@ def _axis(p, i: Interface, core: dict) -> tuple[list[tuple[str, str, int]], list
 
 
 def _owner(port: str, signature) -> str | None:
-    """The parameter a core port belongs to: the longest parameter name it is named for."""
+    """The parameter a core port belongs to: the longest parameter name it is named for
+    (``a_b_address0`` is b's of ``a_b``, not a's); None for the block's control ports."""
+    if port in (P.CLOCK, P.RESET, P.START, P.DONE, P.IDLE, P.READY, P.RETURN, P.CONTINUE,
+                P.HOLD):
+        return None
     best = None
     for p in signature.params:
         if port == p.name or port.startswith(p.name + "_"):
