@@ -117,7 +117,6 @@ def test_axis_streams_frame_by_frame(kernels, tmp_path, pause):
 
 @pytest.mark.parametrize("requests, message", [
     ([("x", "m_axi", {})], "m_axi for 32- and 64-bit elements"),  # x: int8
-    ([("y", "bram", {})], "does not build bram adapters yet"),
     ([("y", "m_axi", {}), ("x", "m_axi", {})], "'x' is in that bundle too"),
 ])
 def test_adapters_not_built_yet_are_refused_at_build(kernels, requests, message):
@@ -126,6 +125,14 @@ def test_adapters_not_built_yet_are_refused_at_build(kernels, requests, message)
         s.interface(name, mode, **options)
     with pytest.raises(FpgaError, match=message):
         s.build("fpga")
+
+
+def test_a_control_bundle_without_argument_registers_lints_clean(kernels):
+    # (regression) only ap_return in the bundle: no register takes WDATA, whose unused
+    # bits and byte-enable mask were lint warnings
+    s = vichls.customize(kernels["scaled_sum"])
+    s.interface("return", "s_axilite")
+    assert lint_verilog(s.build("fpga").deliverable, "scaled_sum") == []
 
 
 def test_without_interface_directives_the_core_is_the_deliverable(kernels):

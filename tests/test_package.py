@@ -100,6 +100,11 @@ def designs(tmp_path_factory):
         s.interface(a, "s_axilite")
     add("arrays_axilite", s)
     add("plain", vichls.customize(k["gcd"]))
+    s = vichls.customize(k["scaled_sum"])
+    s.interface("x", "bram")
+    s.interface("y", "bram")
+    s.interface("return", "s_axilite")
+    add("bram", s)
     s = vichls.customize(k["add_held"])
     s.interface("a", "ap_vld")
     s.interface("return", "ap_ctrl_chain")
@@ -109,8 +114,8 @@ def designs(tmp_path_factory):
     return out
 
 
-LABELS = ["gcd_axilite", "arrays_axilite", "plain", "chain_vld", "hand_made"]
-BUILT = LABELS[:4]
+LABELS = ["gcd_axilite", "arrays_axilite", "plain", "chain_vld", "bram", "hand_made"]
+BUILT = LABELS[:5]
 
 
 def _expected(name: str) -> tuple[str, str, str] | None:
@@ -125,6 +130,10 @@ def _expected(name: str) -> tuple[str, str, str] | None:
     if m:
         kind = "s_axilite" if m.group(1) == "s_axi" else "m_axi"
         return kind, f"{m.group(1)}_{m.group(2)}", m.group(3)
+    m = re.fullmatch(r"(\w+)_(Addr|Clk|Din|Dout|EN|Rst|WEN)_([AB])", name)
+    if m:
+        logical = {"Addr": "ADDR", "WEN": "WE"}.get(m.group(2), m.group(2).upper())
+        return "bram", f"{m.group(1)}_PORT{m.group(3)}", logical
     m = re.fullmatch(r"(\w+)_(T(?:DATA|VALID|READY|LAST|KEEP|STRB))", name)
     if m:
         return "axis", m.group(1), m.group(2)
@@ -245,7 +254,8 @@ def test_component_xml_is_valid_ip_xact_with_every_port_in_its_bus(designs, sche
     assert mapped == {n: (e[1], e[2]) for n, e in expected.items() if e is not None}
     definitions = {"clock": "signal:clock", "reset": "signal:reset",
                    "interrupt": "signal:interrupt", "s_axilite": "interface:aximm",
-                   "m_axi": "interface:aximm", "axis": "interface:axis"}
+                   "m_axi": "interface:aximm", "axis": "interface:axis",
+                   "bram": "interface:bram"}
     for kind, name, _ in {e for e in expected.values() if e is not None}:
         bus_type = buses[name].find("spirit:busType", NS).attrib
         abstraction = buses[name].find("spirit:abstractionType", NS).attrib
@@ -254,7 +264,8 @@ def test_component_xml_is_valid_ip_xact_with_every_port_in_its_bus(designs, sche
             ("vendor", "xilinx.com"), ("library", lib), ("name", definition),
             ("version", "1.0"))}
         assert abstraction[f"{{{SPIRIT}}}name"] == definition + "_rtl"
-        mode = "master" if kind in ("m_axi", "interrupt") or name == "dst" else "slave"
+        mode = ("master" if kind in ("m_axi", "interrupt", "bram") or name == "dst"
+                else "slave")
         assert buses[name].find(f"spirit:{mode}", NS) is not None, (name, mode)
     # the clock names the AXI interfaces and the reset; polarity; interrupt sensitivity
     axi = [n for n in buses if n.startswith(("s_axi_", "m_axi_")) or n in ("src", "dst")]
@@ -419,6 +430,8 @@ def _qsys_role(name: str, reset_low: bool) -> tuple[str, str] | None:
     kind, iface, role = e
     if kind == "m_axi" and role == "WID":       # no role in Platform Designer's axi4
         return "conduit", f"{iface}_extra"
+    if kind == "bram":  # Platform Designer has no BRAM bus: a conduit of its own
+        return "conduit", iface
     special = {"CLK": "clk", "RST": "reset_n" if reset_low else "reset", "INTERRUPT": "irq"}
     return QSYS_TYPE[kind], special.get(role, role.lower())
 

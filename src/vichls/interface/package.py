@@ -8,7 +8,8 @@ packages asked for (``KINDS``; ``"all"`` means every one):
   ports of the module, one bus interface per clock, reset, interrupt and AXI port set with
   Xilinx's bus definitions (``xilinx.com:interface:aximm:1.0`` for s_axilite slaves and
   m_axi masters, ``xilinx.com:interface:axis:1.0`` for streams, ``xilinx.com:signal:clock``,
-  ``reset`` and ``interrupt``), a memory map per s_axilite bundle holding its registers, an
+  ``reset`` and ``interrupt``, ``xilinx.com:interface:bram_rtl:1.0`` for bram ports), a
+  memory map per s_axilite bundle holding its registers, an
   address space per m_axi master, and a synthesis and a simulation view of the Verilog;
 - ``fusesoc``: ``<top>.core``, a FuseSoC CAPI2 core ``vichls:hls:<top>:1.0`` with the
   targets ``default``, ``lint`` (Verilator ``--lint-only -Wall``) and ``sim`` (Verilator
@@ -29,7 +30,8 @@ How the ports are recognised (``classify``): by their names, as the contract spe
 so that adapters not built yet (m_axi, axis) are packaged as soon as they appear in the
 report: ``ap_clk``; ``ap_rst_n`` (active low) or ``ap_rst`` (active high); ``interrupt``;
 ``s_axi_<bundle>_<SIGNAL>`` (AXI4-Lite, slave); ``m_axi_<bundle>_<SIGNAL>`` (AXI4, master);
-``<name>_T<SIGNAL>`` (AXI4-Stream, a sink when TDATA is an input, else a source). A group
+``<name>_T<SIGNAL>`` (AXI4-Stream, a sink when TDATA is an input, else a source);
+``<array>_<Signal>_<A|B>`` (a bram port, master: ``<array>_PORTA``/``_PORTB``). A group
 counts as a bus only when its essential signals are all there with the directions its
 role needs; anything else falls to conduits, grouped by the report's protocol table
 (``interface.protocols``) when it has one, else by Vitis's port-name patterns (ap_memory,
@@ -98,6 +100,13 @@ AXIS_SIGNALS = {"TDATA": "out", "TVALID": "out", "TREADY": "in", "TLAST": "out",
                 "TKEEP": "out", "TSTRB": "out", "TUSER": "out", "TID": "out", "TDEST": "out"}
 AXIS_REQUIRED = ("TDATA", "TVALID")
 
+#: bram port sets (interface/bram.py): ``<array>_<Signal>_<A|B>`` by Vitis's names, and the
+#: logical port of Xilinx's bram_rtl each maps to, with its direction seen from the master
+BRAM_ROLES = {"Addr": ("ADDR", "out"), "Clk": ("CLK", "out"), "Din": ("DIN", "out"),
+              "Dout": ("DOUT", "in"), "EN": ("EN", "out"), "Rst": ("RST", "out"),
+              "WEN": ("WE", "out")}
+_BRAM_PORT = re.compile(r"^(?P<arg>\w+)_(?P<signal>Addr|Clk|Din|Dout|EN|Rst|WEN)_(?P<x>[AB])$")
+
 CONTROL_PORTS = ("ap_start", "ap_done", "ap_idle", "ap_ready", "ap_continue", "ap_return")
 _CONDUIT_SUFFIX = re.compile(r"^(?P<arg>\w+?)_(?P<role>(?:address|ce|we|d|q)[01]"
                              r"|dout|empty_n|read|din|full_n|write|ap_vld)$")
@@ -154,7 +163,11 @@ def _bus_candidates(ports: list[Port]) -> dict[tuple[str, str], dict[str, Port]]
         if "_" not in p.name:
             continue
         prefix, signal = p.name.rsplit("_", 1)
-        if prefix.startswith("s_axi_") and len(prefix) > 6 and signal in AXILITE_SIGNALS:
+        bram = _BRAM_PORT.match(p.name)
+        if bram:
+            key = ("bram", f"{bram.group('arg')}_PORT{bram.group('x')}")
+            signal = BRAM_ROLES[bram.group("signal")][0]
+        elif prefix.startswith("s_axi_") and len(prefix) > 6 and signal in AXILITE_SIGNALS:
             key = ("s_axilite", prefix)
         elif prefix.startswith("m_axi_") and len(prefix) > 6 and signal in AXI4_SIGNALS:
             key = ("m_axi", prefix)
@@ -168,7 +181,10 @@ def _bus_candidates(ports: list[Port]) -> dict[tuple[str, str], dict[str, Port]]
 
 def _as_bus(kind: str, name: str, signals: dict[str, Port]) -> Bus | None:
     """The bus a group of AXI-looking ports makes, or None when it is not a whole one."""
-    if kind == "s_axilite":
+    if kind == "bram":
+        table = dict(BRAM_ROLES.values())
+        master, whole = True, set(signals) == set(table)
+    elif kind == "s_axilite":
         table, master = AXILITE_SIGNALS, False
         whole = all(s in signals for s in AXILITE_REQUIRED)
     elif kind == "m_axi":
@@ -190,7 +206,7 @@ def _as_bus(kind: str, name: str, signals: dict[str, Port]) -> Bus | None:
             return None
     order = list(table)
     members = tuple((p, s) for s, p in sorted(signals.items(), key=lambda kv: order.index(kv[0])))
-    bundle = name[len("s_axi_"):] if kind != "axis" else None
+    bundle = name[len("s_axi_"):] if kind in ("s_axilite", "m_axi") else None
     return Bus(kind, name, master, members, bundle)
 
 
@@ -323,7 +339,8 @@ def _bus_type(bus: Bus) -> tuple[str, str, str]:
             "interrupt": ("signal", "interrupt", "interrupt_rtl"),
             "s_axilite": ("interface", "aximm", "aximm_rtl"),
             "m_axi": ("interface", "aximm", "aximm_rtl"),
-            "axis": ("interface", "axis", "axis_rtl")}[bus.kind]
+            "axis": ("interface", "axis", "axis_rtl"),
+            "bram": ("interface", "bram", "bram_rtl")}[bus.kind]
 
 
 def _memory_map_name(bus: Bus) -> str:
@@ -433,6 +450,8 @@ def ip_xact(top: str, report: dict, buses: list[Bus] | None = None) -> str:
         elif b.kind == "s_axilite":
             params += [("PROTOCOL", "AXI4LITE"), ("DATA_WIDTH", "32"),
                        ("ADDR_WIDTH", str(_address_width(b, regmaps)))]
+        elif b.kind == "bram":
+            params += [("MASTER_TYPE", "BRAM_CTRL"), ("MEM_WIDTH", str(b.port("DIN").width))]
         elif b.kind == "m_axi":
             data = b.port("WDATA") or b.port("RDATA")
             addr = b.port("AWADDR") or b.port("ARADDR")

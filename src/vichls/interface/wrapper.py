@@ -19,6 +19,8 @@ The adapters, each between the top's ports and the core's:
   an AXI4 master, the core held while a read waits or a write has no room, its ``ap_done`` and
   ``ap_ready`` held until the adapters have sent its writes (no call starts meanwhile); the
   base address from the control bundle (``offset="slave"``), a port (``"direct"``) or 0;
+- bram (arrays, interface/bram.py): the core's memory ports as Vitis's ``bram`` port set
+  (byte addresses, a write enable per byte, clock and reset for the memory);
 - axis (streams): AXI4-Stream ports through a two-element FIFO on either side;
 - ``ap_vld`` on a scalar input: the value is taken in a cycle its ``<name>_ap_vld`` is high
   while the core is idle, and a call starts only once every such input has been taken since
@@ -41,13 +43,10 @@ import vichls
 from vichls import ports as P
 from vichls.backend.verilog.printer import template_text
 from vichls.errors import FpgaError
+from vichls.interface.bram import bram_adapter
 from vichls.interface.axilite import RegisterMap, axilite_ports, register_file, register_maps
 from vichls.interface.maxi import m_axi_ports, maxi_adapter
 from vichls.interface.spec import RETURN, Interface, has_axi
-
-#: modes whose adapters are not built yet (the directive accepts them; the build refuses)
-NOT_YET = ("bram",)
-
 
 @dataclass
 class Wrapped:
@@ -87,10 +86,6 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
          interfaces: dict[str, Interface]) -> Wrapped | None:
     if not needs_wrapper(interfaces):
         return None
-    for i in interfaces.values():
-        if i.mode in NOT_YET:
-            raise FpgaError(f"s.interface('{i.name}', '{i.mode}'): this version of vichls "
-                            f"does not build {i.mode} adapters yet")
     core = {p["name"]: (p["direction"], p["width"]) for p in core_ports}
     axi = has_axi(interfaces)
     ret = interfaces[RETURN]
@@ -190,6 +185,12 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
             entry["bundle"] = i.option("bundle")
             entry["ports"] = [n for n, _, _ in made]
             maxi.append(p.name)
+        elif i.mode == "bram":
+            made, lines, wired = bram_adapter(p.name, p.scalar.width, {n: core[n] for n in mine})
+            passthrough += made
+            body += lines
+            conns.update(wired)
+            entry["ports"] = [n for n, _, _ in made]
         elif i.mode == "axis":
             made, lines = _axis(p, i, core)
             passthrough += made
