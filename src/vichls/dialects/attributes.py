@@ -72,6 +72,8 @@ LABEL_ATTR = declare("label", StringAttr, {LOOP, OP}, "a loop's label (vichls.lo
 LOOP_NAME_ATTR = declare("loop_name", StringAttr, {LOOP},
                          "a loop's name while the directives run (analysis/loop_names.py)")
 PIPELINE_ATTR = declare("pipeline", IntegerAttr, {LOOP}, "the II the pipeline directive asks")
+FUSED_ATTR = declare("fused", StringAttr, {LOOP},
+                     "the loops a pipelined loop was fused from, and the shift of each")
 DATAFLOW_ATTR = declare("dataflow", StringAttr, {FUNCTION},
                         "a dataflow top and its block protocol (ap_ctrl_hs, ap_ctrl_chain)")
 REQUESTS_ATTR = declare("partition_requests", ArrayAttr, {FUNCTION},

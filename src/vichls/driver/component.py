@@ -275,6 +275,8 @@ class _LatencyModel:
                                 depth=depth)
             if "ii_reason" in op.attributes:
                 entry["ii_reason"] = op.attributes["ii_reason"].data
+            if "fused" in op.attributes:
+                entry["fused"] = op.attributes["fused"].data
             trips, _ = self._bounds(op)
             if trips is None:
                 return 0, None

@@ -188,6 +188,9 @@ class _Generator:
         self.uses_fixed = False
         self.const_rng = random.Random(f"consts-{seed}")  # constant arrays, likewise
         self.float_rng = random.Random(f"float32-{seed}")  # float32, later again
+        # two sweeps in a row that a pipeline of each may fuse (fpga/fuse_pipelines.py)
+        self.sweep_rng = random.Random(f"sweeps-{seed}")
+        self.sweeps: tuple[str, str, int] | None = None  # their loops and the II to ask
         self.uses_float = False
         self.const_tables: dict[str, ArrayType] = {}  # module-level vichls.const tables
         self.consts_read: set[str] = set()  # the tables the top reads
@@ -679,6 +682,43 @@ class _Generator:
 
     # -- kernels -----------------------------------------------------------------------------
     # -- fixed point: statements at the end of the top kernel, from their own draws ----------
+    def sweep_pair(self, s: _Scope) -> list[str]:
+        """Now and then, when the schedule may pipeline: two loops in a row over 1-d
+        arrays, each storing at ``loop var + c`` what it reads at ``loop var + c'`` (of
+        the same or another array), which the schedule pipelines at one II: fused when the
+        shift between them allows, kept apart otherwise (a loaded index, an expression of
+        the draw's usual kind). From a stream of its own."""
+        rng = self.sweep_rng
+        ones = sorted(n for n, t in s.arrays.items() if len(t.shape) == 1 and t.shape[0] >= 4)
+        if "pipeline" not in self.directives or not ones or rng.random() >= 0.3:
+            return []
+        lines: list[str] = []
+        names = []
+        for _ in range(2):
+            dst, src = rng.choice(ones), rng.choice(ones)
+            n = min(s.arrays[dst].shape[0], s.arrays[src].shape[0])
+            c_dst, c_src = rng.randint(-2, 2), rng.randint(-2, 2)
+            lo = max(0, -c_dst, -c_src) + rng.randint(0, 1)
+            hi = min(n - max(0, c_dst, c_src), lo + rng.randint(2, n))
+            if hi <= lo:
+                continue
+            self.extra_names += 1
+            v = f"sw{self.extra_names}"
+            names.append(v)
+            at = lambda c: v if c == 0 else f"{v} {'+' if c > 0 else '-'} {abs(c)}"  # noqa: E731
+            if rng.random() < 0.7:
+                value = f"{src}[{at(c_src)}] * {rng.randint(-3, 3)} + {v}"
+            else:  # whatever the usual draw reads (a loaded index keeps the loops apart)
+                saved, self.rng = self.rng, rng
+                try:
+                    value = f"{src}[{at(c_src)}] + ({self.expr(s, 1)[0]})"
+                finally:
+                    self.rng = saved
+            lines += [f"    for {v} in range({lo}, {hi}):", f"        {dst}[{at(c_dst)}] = {value}"]
+        if len(names) == 2:
+            self.sweeps = (names[0], names[1], rng.choice([1, 1, 2]))
+        return lines
+
     def fixed_extras(self, s: _Scope) -> list[str]:
         """Now and then (always when the top takes a fixed-point array): fixed-point locals
         computed from the integers, the fixed array and literals, stores to the fixed array
@@ -969,7 +1009,7 @@ class _Generator:
         if ret is not None:  # the top kernel
             head, tail = self.extras(s)
             lines[2:2] = head
-            body += tail + self.fixed_extras(s) + self.float_extras(s)
+            body += tail + self.fixed_extras(s) + self.float_extras(s) + self.sweep_pair(s)
         lines += body
         if ret is not None:
             lines.append(f"    return {self.expr(s)[0]}")
@@ -1093,6 +1133,9 @@ def build_program(seed: int, directives=None) -> GeneratedProgram:
         header[imports] += ", float32, sqrt"
     read = {n: t for n, t in g.const_tables.items() if n in g.consts_read}
     calls = _draw_schedule(g, dict(arrays), read) if kinds and g.rng.random() < 0.85 else []
+    if g.sweeps is not None and "dataflow()" not in calls:
+        a, b, ii = g.sweeps
+        calls += [f"pipeline({a!r}, ii={ii})", f"pipeline({b!r}, ii={ii})"]
     if calls:
         header += ["", "", f"s = vichls.customize({TOP})"] + [f"s.{c}" for c in calls]
     return GeneratedProgram(seed, "\n".join(header) + "\n", TOP, params, kernels, calls)

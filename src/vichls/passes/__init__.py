@@ -43,6 +43,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "inline-calls": (fpga + "inline_calls", "InlineCallsPass"),
         "lower-affine-fpga": (fpga + "lower_affine_fpga", "LowerAffineFpgaPass"),
         "fold-constant-loads": (fpga + "fold_constant_loads", "FoldConstantLoadsPass"),
+        "fuse-pipelines": (fpga + "fuse_pipelines", "FusePipelinesPass"),
         "merge-constant-reads": (fpga + "merge_constant_reads", "MergeConstantReadsPass"),
         "narrow": (fpga + "narrow_compares", "NarrowPass"),
         "predicate-ifs": (fpga + "predicate_ifs", "PredicateIfsPass"),

@@ -20,7 +20,10 @@ and vichls.driver.fpga runs it in memory. Passes transform IR; the ordering rule
 5. lower-affine-fpga: everything below works on scf and arith; fold-constant-loads right
    after it (a constant array read at constant indices, as unrolling and complete
    partitioning leave it, is a constant for everything that follows).
-6. if-convert-scalars, forward-scalar-stores, value-numbering, hoist-loop-invariants,
+6. if-convert-scalars, forward-scalar-stores, value-numbering, fuse-pipelines (after
+   numbering, which makes one load of an element a body reads twice: the port count it
+   weighs is the real one; before hoisting, forwarding and rotation, which then work on
+   the fused body, whose guards become predicates like any other if's), hoist-loop-invariants,
    reassociate-products (which hoists again what it made invariant), value-numbering
    again (hoisting brings equal expressions into one block).
 7. forward-array-stores: after numbering, so that equal indices are one SSA value.
@@ -101,6 +104,7 @@ from vichls.transforms.fpga.if_convert_scalars import IfConvertScalarsPass
 from vichls.transforms.fpga.inline_calls import InlineCallsPass
 from vichls.transforms.loop.loop_pipeline import UnrollInPipelinesPass
 from vichls.transforms.fpga.fold_constant_loads import FoldConstantLoadsPass
+from vichls.transforms.fpga.fuse_pipelines import FusePipelinesPass
 from vichls.transforms.fpga.lower_affine_fpga import LowerAffineFpgaPass
 from vichls.transforms.fpga.merge_constant_reads import MergeConstantReadsPass
 from vichls.transforms.fpga.narrow_compares import NarrowPass
@@ -126,7 +130,7 @@ def fpga_prepare(device: str) -> list[ModulePass]:
         CheckStreamDepthsPass(),
         HoistLocalStreamsPass(), UnrollInPipelinesPass(), LowerAffineFpgaPass(),
         FoldConstantLoadsPass(), IfConvertScalarsPass(device=device), ForwardScalarStoresPass(), ValueNumberingPass(),
-        HoistLoopInvariantsPass(), ReassociateProductsPass(), ValueNumberingPass(),
+        FusePipelinesPass(), HoistLoopInvariantsPass(), ReassociateProductsPass(), ValueNumberingPass(),
         ForwardArrayStoresPass(), ScalarReplacementPass(), ForwardScalarStoresPass(),
         ForwardWhileExitLoadsPass(), RotateLoadsPass(), StepDividedIvsPass(),
         DivByConstantPass(device=device),

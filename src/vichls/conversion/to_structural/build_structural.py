@@ -77,6 +77,7 @@ from vichls.scheduling.list_schedule import (
 )
 from vichls.dialects.attributes import (
     CYCLE_ATTR,
+    FUSED_ATTR,
     PIPELINED_DIVIDER_ATTR,
     READY_ATTR,
     ROM_ATTR,
@@ -782,7 +783,9 @@ class StructuralBuilder:
                         SOURCE_ATTR: self.source_index(loop),
                         "requested_ii": IntegerAttr(pipeline_ii(loop), i32),
                         **({"ii_reason": loop.attributes[REASON_ATTR]}
-                           if REASON_ATTR in loop.attributes else {})},
+                           if REASON_ATTR in loop.attributes else {}),
+                        **({"fused": loop.attributes[FUSED_ATTR]}
+                           if FUSED_ATTR in loop.attributes else {})},
         ))
 
     def build_if(self, branch: scf.IfOp, control: Block):

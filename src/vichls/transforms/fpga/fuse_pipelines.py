@@ -1,0 +1,310 @@
+"""Fuse consecutive pipelined loops into one pipeline, the second running a few iterations
+behind the first.
+
+Why: two pipelined loops in a row (a stencil's two sweeps, a producer loop and its
+consumer) each pay their pipeline's fill and drain, and the second starts only once the
+first has drained. Short loops inside a time loop pay that every step: jacobi-1d's two
+sweeps of 28 iterations at depth 4 spend a quarter of their cycles filling and draining.
+One pipeline doing both bodies fills once, and its modulo schedule shares the memory
+ports between the two bodies cycle by cycle, which is what overlapping the loops in
+hardware would need anyway.
+
+What: for ``L1; L2`` (two ``scf.for`` in one block, both pipelined at the same requested
+II, constant bounds and equal constant positive steps, bodies without loops, streams or
+local allocations, nothing between them but side-effect-free arithmetic, which moves
+above L1), the loop::
+
+    for n in [0, max(T1, T2 + d)):
+        if n < T1:            body1(lb1 + n * step)
+        if d <= n < T2 + d:   body2(lb2 + (n - d) * step)
+
+(each guard left out where it always holds). The shift ``d`` is the least that keeps every
+pair of accesses to one array (one of them a store) in its original order: body1's
+iteration n1 ran before body2's n2, and stays before it iff ``n1 <= n2 + d`` (in the same
+fused iteration body1 comes first). Indices are the linear forms of
+analysis/dependence.py in each loop's iteration count: where a dimension's forms have the
+same coefficient and invariants, the pair meets only at one ``n1 - n2``; otherwise (a
+loaded index, different coefficients, a scalar) it may meet at any iterations and binds
+``d >= T1 - 1``. The fusion is made only when ``d < T1`` (the loops overlap) and the
+fused body would not need a larger II for its memory ports than the slower loop alone:
+per array, the accesses of both bodies over two ports (dual-port memories) at most what
+either loop needs alone, or the II asked.
+
+The fused loop keeps L1's attributes and names and records both loops and the shift in
+``vichls.fused`` (the report shows it). Chains fuse pairwise, left to right.
+
+Assumes the IR after lower-affine-fpga and unroll-in-pipelines (a pipelined loop's body
+is straight-line code and ``scf.if``), and that distinct memrefs are distinct arrays
+(docs/ir.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, StringAttr
+from xdsl.ir import Block, Operation, Region
+from xdsl.passes import ModulePass
+
+from vichls.analysis.dependence import LoopDependences
+from vichls.dialects.attributes import (
+    FUSED_ATTR,
+    LABEL_ATTR,
+    LOOP_NAME_ATTR,
+    PIPELINE_ATTR,
+)
+
+#: loop attributes a fusion keeps (from L1) or may drop (L2's): anything else on either
+#: loop (a flattened band's counters, a schedule) leaves the pair alone
+KNOWN_LOOP_ATTRS = {PIPELINE_ATTR, LABEL_ATTR, LOOP_NAME_ATTR, FUSED_ATTR}
+#: ports of a memory the modulo scheduler may use in one cycle (a dual-port memory)
+PORTS = 2
+
+
+@dataclass(frozen=True)
+class Bounds:
+    lb: int
+    step: int
+    trips: int
+
+
+def _constant(value) -> int | None:
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def _bounds(loop: scf.ForOp) -> Bounds | None:
+    lb, ub, step = (_constant(v) for v in (loop.lb, loop.ub, loop.step))
+    if lb is None or ub is None or step is None or step <= 0:
+        return None
+    return Bounds(lb, step, max(0, -(-(ub - lb) // step)))
+
+
+def _fusable_body(loop: scf.ForOp) -> bool:
+    for op in loop.body.block.walk():
+        if op is loop:
+            continue
+        if isinstance(op, (scf.ForOp, scf.WhileOp, memref.AllocaOp, memref.AllocOp)):
+            return False
+        if op.dialect_name() not in ("arith", "memref", "scf", "math"):
+            return False  # streams, calls, anything whose order matters beyond memory
+    return True
+
+
+def _pipelined(op: Operation) -> int | None:
+    if not isinstance(op, scf.ForOp) or PIPELINE_ATTR not in op.attributes:
+        return None
+    if set(op.attributes) - KNOWN_LOOP_ATTRS:
+        return None
+    return op.attributes[PIPELINE_ATTR].value.data
+
+
+def _accesses(loop: scf.ForOp) -> list[Operation]:
+    return [op for op in loop.body.block.walk()
+            if isinstance(op, (memref.LoadOp, memref.StoreOp))]
+
+
+def _forms(deps: LoopDependences, access: Operation):
+    """Per dimension (coefficient, constant, {invariant: coefficient}) or None."""
+    out = []
+    for form in deps.indices(access):
+        if form is None:
+            out.append(None)
+            continue
+        symbols = {}
+        for (_, key), c in form.symbols:
+            if isinstance(key, tuple):  # a period of the loop's own count: not comparable
+                symbols = None
+                break
+            symbols[key] = c
+        out.append(None if symbols is None else (form.coeff, form.const, symbols))
+    return out
+
+
+def _meeting(forms1, forms2) -> tuple[str, int | None]:
+    """("never", None), ("at", n1 - n2) or ("any", None) for two accesses' index forms."""
+    distance = None
+    for f1, f2 in zip(forms1, forms2):
+        if f1 is None or f2 is None or f1[2] != f2[2]:
+            return "any", None
+        (c1, k1, _), (c2, k2, _) = f1, f2
+        if c1 == 0 and c2 == 0:
+            if k1 != k2:
+                return "never", None
+            continue
+        if c1 != c2:
+            return "any", None
+        if (k2 - k1) % c1:
+            return "never", None
+        d = (k2 - k1) // c1
+        if distance is not None and d != distance:
+            return "never", None
+        distance = d
+    return ("any", None) if distance is None else ("at", distance)
+
+
+def least_shift(l1: scf.ForOp, l2: scf.ForOp, b1: Bounds, b2: Bounds) -> int | None:
+    """The least ``d`` keeping every conflicting pair in order (see the module doc); None
+    when a pair may meet at any iterations (the fused loop's schedule would see it as a
+    recurrence of every distance, which costs more than the fill it saves)."""
+    deps1, deps2 = LoopDependences(l1), LoopDependences(l2)
+    need = 0
+    a2 = [(op, _forms(deps2, op)) for op in _accesses(l2)]
+    for op1 in _accesses(l1):
+        forms1 = _forms(deps1, op1)
+        for op2, forms2 in a2:
+            if op1.memref is not op2.memref:
+                continue
+            if isinstance(op1, memref.LoadOp) and isinstance(op2, memref.LoadOp):
+                continue
+            kind, d = _meeting(forms1, forms2)
+            if kind == "any":
+                return None
+            # n1 - n2 = d happens only with 0 <= n1 < T1 and 0 <= n2 < T2
+            if kind == "at" and -(b2.trips - 1) <= d <= b1.trips - 1:
+                need = max(need, d)
+    return need
+
+
+def _port_demand(loop: scf.ForOp) -> dict:
+    counts: dict = {}
+    for op in _accesses(loop):
+        if isinstance(op.memref.type, MemRefType) and op.memref.type.get_shape():
+            counts[op.memref] = counts.get(op.memref, 0) + 1
+    return counts
+
+
+def _profitable(l1: scf.ForOp, l2: scf.ForOp, ii: int) -> bool:
+    d1, d2 = _port_demand(l1), _port_demand(l2)
+    alone = max([ii] + [-(-c // PORTS) for c in (*d1.values(), *d2.values())])
+    fused = max([ii] + [-(-(d1.get(m, 0) + d2.get(m, 0)) // PORTS) for m in {*d1, *d2}])
+    return fused <= alone
+
+
+def _between_is_pure(ops: list[Operation]) -> bool:
+    return all(op.dialect_name() == "arith" and not op.regions for op in ops)
+
+
+def _name(loop: scf.ForOp) -> str:
+    if LOOP_NAME_ATTR in loop.attributes:
+        return loop.attributes[LOOP_NAME_ATTR].data
+    return loop.body.block.args[0].name_hint or "loop"
+
+
+def _index(block: Block, before: Operation, value: int):
+    c = arith.ConstantOp(IntegerAttr(value, IndexType()))
+    block.insert_op_before(c, before)
+    return c.result
+
+
+def fuse(l1: scf.ForOp, l2: scf.ForOp, between: list[Operation]) -> bool:
+    """Fuse ``l2`` into ``l1`` when legal and worth it; True when done."""
+    ii = _pipelined(l1)
+    if ii is None or _pipelined(l2) != ii:
+        return False
+    b1, b2 = _bounds(l1), _bounds(l2)
+    if b1 is None or b2 is None or b1.step != b2.step or not b1.trips or not b2.trips:
+        return False
+    if not (_fusable_body(l1) and _fusable_body(l2) and _between_is_pure(between)):
+        return False
+    d = least_shift(l1, l2, b1, b2)
+    if d is None or d >= b1.trips or not _profitable(l1, l2, ii):
+        return False
+    parent = l1.parent_block()
+    for op in between:  # (their operands come from above: nothing is defined in L1)
+        op.detach()
+        parent.insert_op_before(op, l1)
+    trips = max(b1.trips, b2.trips + d)
+    step = b1.step
+    upper = _index(parent, l1, b1.lb + trips * step)
+    l1.operands[1] = upper
+    body = l1.body.block
+    iv = body.args[0]
+    terminator = body.last_op
+    # body1 behind ``iv < ub1`` where the fused loop runs longer
+    ops1 = [op for op in body.ops if op is not terminator]
+    if trips > b1.trips:
+        bound = _index(body, ops1[0] if ops1 else terminator, b1.lb + b1.trips * step)
+        test = arith.CmpiOp(iv, bound, "slt")
+        body.insert_op_before(test, ops1[0] if ops1 else terminator)
+        guarded = Block()
+        for op in ops1:
+            op.detach()
+            guarded.add_op(op)
+        guarded.add_op(scf.YieldOp())
+        body.insert_op_before(scf.IfOp(test.result, [], Region(guarded)), terminator)
+    # body2 at iv2 = iv + (lb2 - lb1 - d * step), behind d <= n < T2 + d where needed
+    body2 = l2.body.block
+    ops2 = [op for op in body2.ops if op is not body2.last_op]
+    offset = b2.lb - b1.lb - d * step
+    if offset:
+        c = _index(body, terminator, offset)
+        iv2_op = arith.AddiOp(iv, c)
+        body.insert_op_before(iv2_op, terminator)
+        iv2 = iv2_op.result
+        iv2.name_hint = body2.args[0].name_hint
+    else:
+        iv2 = iv
+    body2.args[0].replace_all_uses_with(iv2)
+    tests = []
+    if d > 0:
+        low = _index(body, terminator, b1.lb + d * step)
+        tests.append(arith.CmpiOp(iv, low, "sge"))
+    if b2.trips + d < trips:
+        high = _index(body, terminator, b1.lb + (b2.trips + d) * step)
+        tests.append(arith.CmpiOp(iv, high, "slt"))
+    for t in tests:
+        body.insert_op_before(t, terminator)
+    if tests:
+        cond = tests[0].result
+        if len(tests) == 2:
+            both = arith.AndIOp(tests[0].result, tests[1].result)
+            body.insert_op_before(both, terminator)
+            cond = both.result
+        guarded = Block()
+        for op in ops2:
+            op.detach()
+            guarded.add_op(op)
+        guarded.add_op(scf.YieldOp())
+        body.insert_op_before(scf.IfOp(cond, [], Region(guarded)), terminator)
+    else:
+        for op in ops2:
+            op.detach()
+            body.insert_op_before(op, terminator)
+    earlier = l1.attributes.get(FUSED_ATTR)
+    names = earlier.data if earlier is not None else _name(l1)
+    l1.attributes[FUSED_ATTR] = StringAttr(f"{names}, {_name(l2)} (+{d})")
+    l2.detach()
+    l2.erase()
+    return True
+
+
+def fuse_pipelines(module: ModuleOp) -> None:
+    changed = True
+    while changed:
+        changed = False
+        for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
+            if loop.parent is None or _pipelined(loop) is None:
+                continue
+            between, op = [], loop.next_op
+            while op is not None and not isinstance(op, scf.ForOp) and \
+                    op.dialect_name() == "arith":
+                between.append(op)
+                op = op.next_op
+            if isinstance(op, scf.ForOp) and fuse(loop, op, between):
+                changed = True
+                break
+
+
+@dataclass(frozen=True)
+class FusePipelinesPass(ModulePass):
+    """``fuse-pipelines``: see the module docstring."""
+
+    name = "fuse-pipelines"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        fuse_pipelines(op)

@@ -1,0 +1,113 @@
+"""Consecutive pipelined loops fused into one pipeline (transforms/fpga/fuse_pipelines.py):
+simulated bit for bit against the Python call (and the CPU build) on kernels where the
+second loop must run behind the first by 0, 1 and 4 iterations, with trip counts that
+differ, a chain of three loops, and pairs that must stay apart; the report says which
+loops were fused, and the fused designs' latency is the simulated one."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import vichls
+from e2e import Scheduled, assert_outcome, run_batch
+from vichls.frontend.kernel import load_file
+
+KERNELS = '''
+from vichls import int32, kernel
+
+
+@kernel
+def sweeps(a: int32[30], b: int32[30]):
+    for t in range(3):
+        for i in range(1, 29):
+            b[i] = (a[i - 1] + a[i] + a[i + 1]) // 3
+        for i in range(1, 29):
+            a[i] = (b[i - 1] + b[i] + b[i + 1]) // 3
+
+
+@kernel
+def behind(x: int32[16], y: int32[16]):
+    t: int32[16] = 0
+    for i in range(12):
+        t[i] = x[i] * 3 + 1
+    for j in range(1, 9):
+        y[j] = t[j + 3] * 2 - x[j]
+
+
+@kernel
+def chain(x: int32[20], y: int32[20]):
+    u: int32[20] = 0
+    v: int32[20] = 0
+    for i in range(20):
+        u[i] = x[i] + i
+    for j in range(20):
+        v[j] = u[j] * u[j]
+    for k in range(19):
+        y[k] = v[k + 1] * 2
+
+
+@kernel
+def apart(x: int32[16], idx: int32[16], y: int32[16]):
+    for i in range(16):
+        y[i] = x[i] * 5
+    for j in range(16):
+        y[idx[j] & 15] += j
+'''
+
+
+@pytest.fixture(scope="module")
+def kernels(tmp_path_factory):
+    path = tmp_path_factory.mktemp("fuse") / "fuse_kernels.py"
+    path.write_text(KERNELS)
+    return load_file(path)
+
+
+def _pipelined(kernel):
+    s = vichls.customize(kernel)
+    for name in ("i", "j", "k"):
+        try:
+            s.pipeline(name)
+        except vichls.errors.DirectiveError:
+            pass
+    return s
+
+
+EXPECTED = {  # the report's pipelined loops: the fused ones say what they were fused from
+    "sweeps": [["i, i (+1)"]],
+    "behind": [["i, j (+4)"]],
+    "chain": [["i, j (+0), k (+1)"]],
+    "apart": [[None], [None]],
+}
+
+
+@pytest.fixture(scope="module")
+def outcomes(kernels):
+    rng = np.random.default_rng(4)
+    items = []
+    for name in EXPECTED:
+        k = kernels[name]
+        sig = k.signature
+        arg_sets = []
+        for _ in range(2):
+            args = []
+            for p in sig.params:
+                if p.name == "idx":
+                    args.append(rng.integers(0, 1 << 20, p.type.size).astype(np.int32))
+                else:
+                    args.append(rng.integers(-5000, 5000, p.type.size).astype(np.int32))
+            arg_sets.append(tuple(args))
+        items.append((name, Scheduled(_pipelined(k)), arg_sets))
+    return run_batch(items)
+
+
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_fused_pipelines_are_bit_exact_and_reported(kernels, outcomes, name):
+    out = outcomes[name]
+    assert_outcome(out)
+    design = _pipelined(kernels[name]).build("fpga")
+    pipelined = [loop for loop in design.report["loops"] if loop.get("pipelined")]
+    assert [[loop.get("fused")] for loop in pipelined] == EXPECTED[name]
+    latency = design.report["latency"]
+    if latency["min"] == latency["max"]:
+        assert set(out.cycles) == {latency["min"]}, (out.cycles, latency)
