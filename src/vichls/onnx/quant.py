@@ -11,8 +11,9 @@ Two halves:
    can emit them and the kernel's Python call, its CPU build and its RTL agree with
    onnxruntime bit for bit.
 
-What onnxruntime computes (established from its source and checked by experiment, see
-tests/test_onnx_quant.py and docs/onnx-quantization.md):
+What onnxruntime computes (established from its source, MLAS's quantize.cpp,
+qladd_avx2.cpp and the QLinearMatMul/QLinearConv/QGemm kernels, and checked by experiment:
+tests/test_onnx_quant.py):
 
 - ``QuantizeLinear``: ``v = x / scale`` (a float32 division, not a multiplication by the
   reciprocal), clamped in float to ``[qmin - zp, qmax - zp]``, rounded half to even, plus
@@ -305,11 +306,27 @@ def _add_constants(a_scale, a_zp, b_scale, b_zp, c_scale, c_zp):
     return ra, rb, f
 
 
+def _a_is_spanwise_scalar(shape_a, shape_b) -> bool:
+    """Whether onnxruntime's broadcaster runs QLinearAdd with ``a`` as the one-element
+    operand of each span: ``a`` is broadcast (size 1) along the innermost output dimension
+    of size above 1 while ``b`` is not. (When ``b`` is the broadcast one, or neither is,
+    the formula is the same-shape one.)"""
+    out = np.broadcast_shapes(shape_a, shape_b)
+    n = len(out)
+    sa = (1,) * (n - len(shape_a)) + tuple(shape_a)
+    sb = (1,) * (n - len(shape_b)) + tuple(shape_b)
+    for d in range(n - 1, -1, -1):
+        if out[d] == 1:
+            continue
+        return sa[d] == 1 and sb[d] != 1
+    return False
+
+
 def qlinear_add(a, a_scale, a_zero_point, b, b_scale, b_zero_point, c_scale,
                 c_zero_point) -> np.ndarray:
     """QLinearAdd: ``sat(round_half_even(fma(a, ra, fma(b, rb, F))))`` (see the module
-    docstring). Operands of the same shape, or one of them a single element (onnxruntime
-    then makes the other one the primary operand); other broadcasts are refused."""
+    docstring), with numpy broadcasting; where ``a`` is the operand broadcast along the
+    innermost dimension, onnxruntime exchanges the operands' roles."""
     a = np.asarray(a)
     b = np.asarray(b)
     dt = a.dtype
@@ -317,17 +334,16 @@ def qlinear_add(a, a_scale, a_zero_point, b, b_scale, b_zero_point, c_scale,
     scal = lambda v: np.asarray(v).reshape(-1)[0]  # noqa: E731
     sa, sb, sc = (_F32(scal(s)) for s in (a_scale, b_scale, c_scale))
     za, zb, zc = (int(scal(z)) for z in (a_zero_point, b_zero_point, c_zero_point))
-    if a.shape == b.shape or b.size == 1:
-        prim, sec, ps, pz, ss, sz = a, b, sa, za, sb, zb
-    elif a.size == 1:
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    if _a_is_spanwise_scalar(a.shape, b.shape):
         prim, sec, ps, pz, ss, sz = b, a, sb, zb, sa, za
     else:
-        raise NotImplementedError("QLinearAdd reference: same shapes or a one-element operand")
+        prim, sec, ps, pz, ss, sz = a, b, sa, za, sb, zb
     rp, rs, f = _add_constants(ps, pz, ss, sz, sc, zc)
-    t = fma_f32(sec.astype(np.float32), rs, f)
-    u = fma_f32(prim.astype(np.float32), rp, t)
+    t = fma_f32(np.broadcast_to(sec, shape).astype(np.float32), rs, f)
+    u = fma_f32(np.broadcast_to(prim, shape).astype(np.float32), rp, t)
     out = np.rint(np.clip(u, lo, hi))  # cvtps2dq then saturating packs (|u| < 2**31 assumed)
-    return out.astype(dt).reshape(np.broadcast_shapes(a.shape, b.shape))
+    return out.astype(dt)
 
 
 # --------------------------------------------------------------------------------------
@@ -505,6 +521,9 @@ def plan_requant(scales, zero_point, dtype, acc_min, acc_max, prefer: str = "int
     if lo_arr.min() < -2**31 or hi_arr.max() >= 2**31:
         raise OverflowError("accumulator range outside int32: onnxruntime's int32 "
                             "accumulators would wrap")
+    if n > 1 and np.all(s_arr == s_arr[0]):  # one scale: one plan over the union range
+        s_arr, lo_arr, hi_arr, n = s_arr[:1], lo_arr.min(keepdims=True), \
+            hi_arr.max(keepdims=True), 1
     common = dict(scales=tuple(float(v) for v in s_arr), zero_point=zp, dtype=dtype,
                   acc_min=tuple(int(v) for v in lo_arr), acc_max=tuple(int(v) for v in hi_arr))
     if prefer == "float":
@@ -542,8 +561,9 @@ def plan_requant(scales, zero_point, dtype, acc_min, acc_max, prefer: str = "int
             raise AssertionError("internal: integer requantization failed its check")
         mults.append(m)
         offs.append(r)
-    bits = max(max(abs(int(lo_arr[c]) * mults[c] + offs[c]), abs(int(hi_arr[c]) * mults[c]
-                                                                   + offs[c])).bit_length()
+    bits = max(max(abs(int(lo_arr[c]) * mults[c] + offs[c]),
+                   abs(int(hi_arr[c]) * mults[c] + offs[c]), mults[c], abs(offs[c]),
+                   abs(int(lo_arr[c])), abs(int(hi_arr[c]))).bit_length()
                for c in range(n)) + 1
     if bits > 64:
         return FloatRequant(**common, reason="product wider than 64 bits")
@@ -555,7 +575,7 @@ def apply_plan(plan: IntRequant | FloatRequant, acc, channel=None) -> np.ndarray
     """What the generated kernel code computes, in numpy (``channel``: index array or None
     for per-tensor): for checking plans."""
     acc = np.asarray(acc).astype(np.int64)
-    c = 0 if channel is None else np.asarray(channel)
+    c = 0 if channel is None or len(plan.scales) == 1 else np.asarray(channel)
     qlo, qhi = qrange(plan.dtype)
     if plan.kind == "int":
         m = np.asarray(plan.multipliers, dtype=object)[c]
@@ -588,15 +608,16 @@ def requant_source(plan: IntRequant | FloatRequant, acc: str, out: str,
                    indent: str = "    ") -> tuple[list[str], list[str]]:
     """Kernel-language text for one requantization.
 
-    Returns ``(module_lines, body_lines)``: module-level definitions (per-channel tables
-    named ``{PREFIX}_M``, ``{PREFIX}_R`` or ``{PREFIX}_S``; they need ``import numpy as np``
-    and ``import vichls``) and statements, each starting with ``indent``, that compute from
+    Returns ``(module_lines, body_lines)``: module-level definitions (the product's type
+    ``{PREFIX}_T = vichls.int_(bits)`` and per-channel tables ``{PREFIX}_M``, ``{PREFIX}_R``
+    (integer plan) or ``{PREFIX}_S`` (float plan); they need ``import numpy as np`` and
+    ``import vichls``) and statements, each starting with ``indent``, that compute from
     the int32 expression ``acc`` a new local ``out`` of the output type (int8/uint8).
     ``channel`` is the output-channel index expression for a per-channel plan. Locals
     ``{prefix}_p``, ``{prefix}_q`` (integer plan) or ``{prefix}_v``, ``{prefix}_r`` (float
     plan) are declared; use a distinct prefix for each requantization in one scope.
 
-    The statements use: int64 multiply/add/shift, ``min``/``max`` and casts (integer plan);
+    The statements use: a ``product_bits``-bit multiply, add and shift, ``min``/``max`` and casts (integer plan);
     ``float32(acc) * scale``, ``min``/``max`` on float32 and a float32 to
     ``fixed(10, 10, quant="rnd_conv", overflow="sat")`` conversion, which rounds half to
     even like the x86 conversion onnxruntime uses (float plan).
@@ -611,14 +632,16 @@ def requant_source(plan: IntRequant | FloatRequant, acc: str, out: str,
     body: list[str] = []
     zp = plan.zero_point
     if plan.kind == "int":
+        pt = f"{up}_T"
+        mod.append(f"{pt} = vichls.int_({plan.product_bits})")
         if per_channel:
-            mod.append(f"{up}_M = vichls.const({list(plan.multipliers)!r}, vichls.int64)")
-            mod.append(f"{up}_R = vichls.const({list(plan.offsets)!r}, vichls.int64)")
+            mod.append(f"{up}_M = vichls.const({list(plan.multipliers)!r}, {pt})")
+            mod.append(f"{up}_R = vichls.const({list(plan.offsets)!r}, {pt})")
             m_expr, r_expr = f"{up}_M[{channel}]", f"{up}_R[{channel}]"
         else:
             m_expr, r_expr = str(plan.multipliers[0]), str(plan.offsets[0])
-        body.append(f"{indent}{prefix}_p: int64 = int64({acc}) * {m_expr} + {r_expr}")
-        body.append(f"{indent}{prefix}_q: int64 = ({prefix}_p >> {plan.shift}) + {zp}")
+        body.append(f"{indent}{prefix}_p: {pt} = {pt}({acc}) * {m_expr} + {r_expr}")
+        body.append(f"{indent}{prefix}_q: {pt} = ({prefix}_p >> {plan.shift}) + {zp}")
         body.append(f"{indent}{out}: {tname} = {tname}(min(max({prefix}_q, {qlo}), {qhi}))")
         return mod, body
     if per_channel:
