@@ -334,6 +334,45 @@ def test_qlinear_conv(adt):
         assert ref.shape == y.shape and np.array_equal(ref, y), (trial, attrs)
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_qlinear_global_average_pool(dtype):
+    rng = np.random.default_rng(33)
+    for trial in range(12):
+        hw = [int(v) for v in rng.integers(1, 12, 2)]
+        x = _rand(rng, dtype, (2, int(rng.integers(1, 20)), *hw))
+        sx, sy = _scale(rng), _scale(rng, -3, -1)
+        zx, zy = _rand(rng, dtype, ()), _rand(rng, dtype, ())
+        m = _model([helper.make_node("QLinearGlobalAveragePool", ["x", "sx", "zx", "sy", "zy"],
+                                     ["y"], domain="com.microsoft")],
+                   [_vi("x", x)], [helper.make_tensor_value_info("y", TP[dtype], None)],
+                   [_init(n, v) for n, v in (("sx", sx), ("zx", zx), ("sy", sy), ("zy", zy))],
+                   opset=17)
+        y, = _run(m, {"x": x})
+        assert np.array_equal(Q.qlinear_global_average_pool(x, sx, zx, sy, zy), y), trial
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_qlinear_average_pool(dtype):
+    rng = np.random.default_rng(34)
+    for trial in range(16):
+        k = [int(v) for v in rng.integers(1, 4, 2)]
+        attrs = dict(kernel_shape=k, strides=[int(v) for v in rng.integers(1, 3, 2)],
+                     pads=[int(rng.integers(0, k[i % 2])) for i in range(4)],
+                     count_include_pad=trial % 2)
+        x = _rand(rng, dtype, (1, int(rng.integers(1, 6)), int(rng.integers(3, 10)),
+                               int(rng.integers(3, 10))))
+        sx, sy = _scale(rng), _scale(rng, -3, -1)
+        zx, zy = _rand(rng, dtype, ()), _rand(rng, dtype, ())
+        m = _model([helper.make_node("QLinearAveragePool", ["x", "sx", "zx", "sy", "zy"],
+                                     ["y"], domain="com.microsoft", **attrs)],
+                   [_vi("x", x)], [helper.make_tensor_value_info("y", TP[dtype], None)],
+                   [_init(n, v) for n, v in (("sx", sx), ("zx", zx), ("sy", sy), ("zy", zy))],
+                   opset=17)
+        y, = _run(m, {"x": x})
+        assert np.array_equal(Q.qlinear_average_pool(x, sx, zx, sy, zy, **attrs), y), \
+            (trial, attrs)
+
+
 # --------------------------------------------------------------------------------------
 # QLinearAdd
 # --------------------------------------------------------------------------------------
@@ -428,8 +467,11 @@ def _float_model(rng):
          helper.make_node("Conv", ["a2", init("w3", W(8, 1, 3, 3))], ["c3"], pads=[1, 1, 1, 1],
                           group=8),
          helper.make_node("Relu", ["c3"], ["r3"]),
-         helper.make_node("Flatten", ["r3"], ["f"]),
-         helper.make_node("MatMul", ["f", init("wm", W(128, 16, s=0.1))], ["mm"]),
+         helper.make_node("AveragePool", ["r3"], ["ap"], kernel_shape=[3, 3], strides=[2, 2],
+                          pads=[1, 1, 1, 1]),
+         helper.make_node("GlobalAveragePool", ["ap"], ["gp"]),
+         helper.make_node("Flatten", ["gp"], ["f"]),
+         helper.make_node("MatMul", ["f", init("wm", W(8, 16, s=0.3))], ["mm"]),
          helper.make_node("Add", ["mm", init("bm", W(16, s=0.1))], ["mmb"]),
          helper.make_node("Relu", ["mmb"], ["mr"]),
          helper.make_node("Gemm", ["mr", init("wg", W(6, 16)), init("bg", W(6, s=0.1))], ["y"],
@@ -490,6 +532,13 @@ def _evaluate(model, feeds):
             out = Q.qgemm(*ins[:6], c=ins[6], y_scale=ins[7], y_zero_point=ins[8],
                           trans_a=at.get("transA", 0), trans_b=at.get("transB", 0),
                           alpha=at.get("alpha", 1.0))
+        elif op == "QLinearGlobalAveragePool":
+            out = Q.qlinear_global_average_pool(*ins, channels_last=at.get("channels_last", 0))
+        elif op == "QLinearAveragePool":
+            assert not at.get("channels_last", 0) and not at.get("ceil_mode", 0)
+            out = Q.qlinear_average_pool(*ins, kernel_shape=at["kernel_shape"],
+                                         strides=at.get("strides"), pads=at.get("pads"),
+                                         count_include_pad=at.get("count_include_pad", 0))
         elif op == "MaxPool":  # exact on floats too (a maximum)
             out = _maxpool_int(ins[0], **at)
         elif op == "Flatten":

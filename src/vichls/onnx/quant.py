@@ -31,6 +31,10 @@ tests/test_onnx_quant.py):
   ``sat(round_half_even(fma(a, ra, fma(b, rb, F))))``. When ``a`` is the one-element
   operand, onnxruntime swaps the operands (the same formula with a and b exchanged).
 - ``MatMulInteger``/``ConvInteger``: the exact int32 sum, nothing else.
+- ``QLinearGlobalAveragePool``: ``acc = sum(x) - zx * N`` requantized as above with
+  ``s = x_scale / (y_scale * float32(N))``; ``QLinearAveragePool``: float32 throughout
+  (dequantize, sum in window order, divide by the count, ``round(y / y_scale + zy)``).
+- ``MaxPool`` on int8/uint8 (the QDQ pair around it is dropped): the integer maximum.
 
 A requantization ``acc -> q`` is monotone in ``acc``; two monotone step functions agree on an
 interval exactly when their steps sit at the same places. ``plan_requant`` finds the
@@ -51,7 +55,8 @@ __all__ = [
     "ORT_SEMANTICS",
     "qrange", "fma_f32", "quantize_linear", "dequantize_linear", "output_scales",
     "requantize", "matmul_integer", "conv_integer", "qlinear_matmul", "qgemm",
-    "qlinear_conv", "qlinear_add",
+    "qlinear_conv", "qlinear_add", "global_average_pool_scale", "qlinear_global_average_pool",
+    "qlinear_average_pool",
     "accumulator_range", "IntRequant", "FloatRequant", "plan_requant", "requant_source",
     "AddPlan", "plan_qlinear_add", "qlinear_add_source",
     "quantize_source", "dequantize_source",
@@ -290,6 +295,63 @@ def qlinear_conv(x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_
     s = output_scales(x_scale, w_scale, y_scale)
     return requantize(acc.astype(np.int32), s, y_zero_point,
                       np.asarray(y_zero_point).dtype, axis=1)
+
+
+# --------------------------------------------------------------------------------------
+# pooling (com.microsoft QLinearGlobalAveragePool, QLinearAveragePool)
+# --------------------------------------------------------------------------------------
+
+def global_average_pool_scale(x_scale, y_scale, image_size: int) -> np.float32:
+    """MLAS's scale for QLinearGlobalAveragePool: ``x / (y * float32(image_size))``."""
+    xs = _F32(np.asarray(x_scale, np.float32).reshape(-1)[0])
+    ys = _F32(np.asarray(y_scale, np.float32).reshape(-1)[0])
+    return _F32(xs / _F32(ys * _F32(image_size)))
+
+
+def qlinear_global_average_pool(x, x_scale, x_zero_point, y_scale, y_zero_point,
+                                channels_last: int = 0) -> np.ndarray:
+    """QLinearGlobalAveragePool: per channel ``acc = sum(x) - zx * image_size`` (int32),
+    requantized (MlasRequantizeOutput) with :func:`global_average_pool_scale`."""
+    x = np.asarray(x)
+    sp = tuple(range(1, x.ndim - 1)) if channels_last else tuple(range(2, x.ndim))
+    image = int(np.prod([x.shape[d] for d in sp]))
+    zx = int(np.asarray(x_zero_point).reshape(-1)[0])
+    acc = x.astype(np.int64).sum(axis=sp, keepdims=True) - zx * image
+    s = global_average_pool_scale(x_scale, y_scale, image)
+    return requantize(acc.astype(np.int32), s, y_zero_point, np.asarray(y_zero_point).dtype)
+
+
+def qlinear_average_pool(x, x_scale, x_zero_point, y_scale, y_zero_point, *, kernel_shape,
+                         strides=None, pads=None, count_include_pad: int = 0) -> np.ndarray:
+    """QLinearAveragePool (2-D, NCHW, ceil_mode 0): each input dequantized to
+    ``float32(x - zx) * sx``, summed in float32 in window order (rows, then columns), divided
+    by the element count (float32), then ``clamp(round_half_even(float32(y / sy + zy)))``:
+    the zero point is added in float before the rounding (unlike QuantizeLinear)."""
+    x = np.asarray(x)
+    kh, kw = kernel_shape
+    sh, sw = strides if strides else (1, 1)
+    pt, pl, pb, pr = pads if pads else (0, 0, 0, 0)
+    n, c, h, w = x.shape
+    oh, ow = (h + pt + pb - kh) // sh + 1, (w + pl + pr - kw) // sw + 1
+    dt = np.asarray(y_zero_point).dtype
+    lo, hi = qrange(dt)
+    xf = dequantize_linear(x, x_scale, x_zero_point)
+    ys = _F32(np.asarray(y_scale, np.float32).reshape(-1)[0])
+    zy = _F32(int(np.asarray(y_zero_point).reshape(-1)[0]))
+    out = np.zeros((n, c, oh, ow), dt)
+    for ph in range(oh):
+        h0, h1 = max(ph * sh - pt, 0), min(ph * sh - pt + kh, h)
+        for pw in range(ow):
+            w0, w1 = max(pw * sw - pl, 0), min(pw * sw - pl + kw, w)
+            acc = np.zeros((n, c), np.float32)
+            for i in range(h0, h1):
+                for j in range(w0, w1):
+                    acc = (acc + xf[:, :, i, j]).astype(np.float32)
+            count = kh * kw if count_include_pad else (h1 - h0) * (w1 - w0)
+            v = (acc / _F32(count)).astype(np.float32)
+            v = ((v / ys).astype(np.float32) + zy).astype(np.float32)
+            out[:, :, ph, pw] = np.clip(np.rint(v), lo, hi).astype(dt)
+    return out
 
 
 # --------------------------------------------------------------------------------------
