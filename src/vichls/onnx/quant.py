@@ -518,12 +518,34 @@ def _reduce(A, B):
     return sorted(set(A)), sorted(set(B))
 
 
+def _smallest_shift(A, B, top: int, s: float, max_m: int):
+    """(S, M, R) with the smallest S <= top, or None. Feasibility is monotone in S below
+    ``top`` ((M, R) at S gives (2M, 2R) at S + 1, and M stays under ``max_m`` there)."""
+    sol = _solve(A, B, top, s, max_m)
+    if sol is None:
+        return None
+    lo_s, hi_s, found = -1, top, (top, *sol)
+    while hi_s - lo_s > 1:
+        mid = (lo_s + hi_s) // 2
+        sol = _solve(A, B, mid, s, max_m)
+        if sol is None:
+            lo_s = mid
+        else:
+            hi_s, found = mid, (mid, *sol)
+    return found
+
+
 @dataclass(frozen=True)
 class IntRequant:
-    """``q = clamp(((acc * multipliers[c] + offsets[c]) >> shift) + zero_point)``, proven
-    equal to onnxruntime's float requantization for every accumulator in
-    ``[acc_min[c], acc_max[c]]`` (the step positions of both functions coincide).
-    ``acc * multiplier`` needs ``product_bits`` signed bits (at most 64)."""
+    """``q = clamp(((acc * multipliers[c] + offsets[c]) >> shift) + zero_point) + d``, equal
+    to onnxruntime's float requantization for every accumulator in
+    ``[acc_min[c], acc_max[c]]``: ``d`` is 0 except at the few accumulators listed in
+    ``exceptions[c]`` as ``(acc, d)`` pairs (where float32 rounding puts a product exactly on a
+    half and the tie goes the other way; none in most layers). Both functions are
+    ``qmin + #{steps at or below acc}``; the steps of the linear part are computed exactly and
+    the exceptions are precisely the accumulators where the two counts differ, so the
+    equality is a proof, not a sample. ``acc * multiplier`` needs ``product_bits`` signed
+    bits (at most 64)."""
     scales: tuple  # float32 values, per channel (one for per-tensor)
     zero_point: int
     dtype: str
@@ -533,6 +555,7 @@ class IntRequant:
     offsets: tuple
     shift: int
     product_bits: int
+    exceptions: tuple = ()  # per channel: ((acc, d), ...)
 
     kind = "int"
 
@@ -551,25 +574,76 @@ class FloatRequant:
     kind = "float"
 
 
-def _int_requant_check(s, zp, dtype, a0, a1, m, r, S) -> bool:
-    """Exact check with Python integers at every threshold and its predecessor."""
+def _ideal_thresholds(s: np.float32, zp: int, dtype, a0: int, a1: int) -> list[int]:
+    """Thresholds of ``clamp(round_half_even(acc * s) + zp)`` with the exact product (no
+    float32 rounding of it), clipped to [a0, a1 + 1]."""
+    qlo, qhi = qrange(dtype)
+    sx = Fraction(float(s))
+    out = []
+    for k in range(qlo + 1, qhi + 1):
+        half = Fraction(2 * (k - zp) - 1, 2)  # round_half_even(x) >= k - zp  <=>  x > half,
+        x = half / sx                          # or x == half with k - zp even
+        t = x.numerator // x.denominator + 1
+        if x.denominator == 1 and (k - zp) % 2 == 0:
+            t = x.numerator
+        out.append(min(max(t, a0), a1 + 1))
+    return out
+
+
+def _linear_thresholds(m: int, r: int, S: int, zp: int, dtype, a0: int, a1: int) -> list[int]:
+    """Thresholds of ``clamp(((acc * m + r) >> S) + zp)`` (m >= 0), clipped to [a0, a1 + 1]."""
+    qlo, qhi = qrange(dtype)
+    out = []
+    for k in range(qlo + 1, qhi + 1):
+        need = (k - zp) * (1 << S) - r  # acc * m >= need
+        if m == 0:
+            t = a0 if need <= 0 else a1 + 1
+        else:
+            t = -((-need) // m)
+        out.append(min(max(t, a0), a1 + 1))
+    return out
+
+
+def _exceptions(t_ref, t_lin) -> list[tuple[int, int]]:
+    """(acc, d) where ``#{t_ref <= acc} - #{t_lin <= acc}`` is not 0."""
+    points = set()
+    for a, b in zip(t_ref, t_lin):
+        lo_, hi_ = min(a, b), max(a, b)
+        if hi_ - lo_ > 64:
+            return None
+        points.update(range(lo_, hi_))
+    ref = np.asarray(t_ref, np.int64)
+    lin = np.asarray(t_lin, np.int64)
+    out = []
+    for acc in sorted(points):
+        d = int((ref <= acc).sum() - (lin <= acc).sum())
+        if d:
+            out.append((acc, d))
+    return out
+
+
+def _int_requant_check(s, zp, dtype, a0, a1, m, r, S, exc=()) -> bool:
+    """A second, independent look (the construction is the proof): the values at every
+    threshold, its predecessor, every exception and the ends, in Python integers."""
     thr = _thresholds(_F32(s), zp, dtype, a0, a1)
     qlo, qhi = qrange(dtype)
+    corr = dict(exc)
     probe = sorted({a0, a1} | {int(t) for t in thr if a0 <= t <= a1}
-                   | {int(t) - 1 for t in thr if a0 < t <= a1})
+                   | {int(t) - 1 for t in thr if a0 < t <= a1} | set(corr))
     ref = _reference_levels(np.array(probe, np.int64), _F32(s), zp, qlo, qhi)
-    got = [min(max(((a * m + r) >> S) + zp, qlo), qhi) for a in probe]
+    got = [min(max(((a * m + r) >> S) + zp, qlo), qhi) + corr.get(a, 0) for a in probe]
     return ref.tolist() == got
 
 
 def plan_requant(scales, zero_point, dtype, acc_min, acc_max, prefer: str = "int",
-                 max_shift: int = 48) -> IntRequant | FloatRequant:
+                 max_shift: int = 48, max_exceptions: int = 4) -> IntRequant | FloatRequant:
     """Plan the requantization of accumulators in ``[acc_min[c], acc_max[c]]`` (per channel,
     or scalars) with float32 ``scales`` (one, or one per channel) into ``dtype`` with
     ``zero_point``. With ``prefer="int"`` returns an ``IntRequant`` whenever a
     multiply-add-shift exists that is exact over the whole range (the smallest shift common
-    to every channel), else a ``FloatRequant``; ``prefer="float"`` always gives the float
-    mirror."""
+    to every channel), or one exact but at no more than ``max_exceptions`` accumulators per
+    channel (then corrected one by one), else a ``FloatRequant``; ``prefer="float"`` always
+    gives the float mirror."""
     dtype = np.dtype(dtype).name
     qrange(dtype)
     s_arr = _f32(scales).reshape(-1)
@@ -599,30 +673,32 @@ def plan_requant(scales, zero_point, dtype, acc_min, acc_max, prefer: str = "int
         A, B = _reduce(*_constraints(thr, zp, dtype, a0, a1))
         mag = max(abs(a0), abs(a1), 1)
         max_m = (1 << 62) // mag
-        # feasibility is monotone in S ((M, R) at S gives (2M, 2R) at S + 1): bisect
-        found = None
-        sol = _solve(A, B, max_shift, float(s), max_m)
-        if sol is not None:
-            lo_s, hi_s, found = -1, max_shift, (max_shift, *sol)
-            while hi_s - lo_s > 1:
-                mid = (lo_s + hi_s) // 2
-                sol = _solve(A, B, mid, float(s), max_m)
-                if sol is None:
-                    lo_s = mid
-                else:
-                    hi_s, found = mid, (mid, *sol)
+        # the largest shift whose multiplier (about s * 2**S) keeps acc * M within 62 bits
+        top = min(max_shift, max(0, 61 - int(np.ceil(np.log2(float(s) * mag + 1)))))
+        found = _smallest_shift(A, B, top, float(s), max_m)
+        if found is None and max_exceptions > 0:
+            # the exact product's steps, then the accumulators where float32 differs
+            ideal = _ideal_thresholds(s, zp, dtype, a0, a1)
+            found = _smallest_shift(*_reduce(*_constraints(np.asarray(ideal), zp, dtype, a0,
+                                                           a1)), top, float(s), max_m)
         if found is None:
             return FloatRequant(**common, reason=f"no multiply-shift up to {max_shift} bits "
                                                   f"for channel {c}")
         per.append(found)
     S = max(p[0] for p in per)
-    mults, offs = [], []
+    mults, offs, excs = [], [], []
     for c, (Sc, m, r) in enumerate(per):
         m, r = m << (S - Sc), r << (S - Sc)
-        if not _int_requant_check(s_arr[c], zp, dtype, int(lo_arr[c]), int(hi_arr[c]), m, r, S):
+        a0, a1 = int(lo_arr[c]), int(hi_arr[c])
+        t_ref = _thresholds(_F32(s_arr[c]), zp, dtype, a0, a1).tolist()
+        exc = _exceptions(t_ref, _linear_thresholds(m, r, S, zp, dtype, a0, a1))
+        if exc is None or len(exc) > max_exceptions:
+            return FloatRequant(**common, reason=f"channel {c}: too many exceptions")
+        if not _int_requant_check(s_arr[c], zp, dtype, a0, a1, m, r, S, exc):
             raise AssertionError("internal: integer requantization failed its check")
         mults.append(m)
         offs.append(r)
+        excs.append(tuple(exc))
     bits = max(max(abs(int(lo_arr[c]) * mults[c] + offs[c]),
                    abs(int(hi_arr[c]) * mults[c] + offs[c]), mults[c], abs(offs[c]),
                    abs(int(lo_arr[c])), abs(int(hi_arr[c]))).bit_length()
@@ -630,7 +706,8 @@ def plan_requant(scales, zero_point, dtype, acc_min, acc_max, prefer: str = "int
     if bits > 64:
         return FloatRequant(**common, reason="product wider than 64 bits")
     return IntRequant(**common, multipliers=tuple(mults), offsets=tuple(offs), shift=S,
-                      product_bits=bits)
+                      product_bits=bits,
+                      exceptions=tuple(excs) if any(excs) else ())
 
 
 def apply_plan(plan: IntRequant | FloatRequant, acc, channel=None) -> np.ndarray:
@@ -640,11 +717,22 @@ def apply_plan(plan: IntRequant | FloatRequant, acc, channel=None) -> np.ndarray
     c = 0 if channel is None or len(plan.scales) == 1 else np.asarray(channel)
     qlo, qhi = qrange(plan.dtype)
     if plan.kind == "int":
-        m = np.asarray(plan.multipliers, dtype=object)[c]
-        r = np.asarray(plan.offsets, dtype=object)[c]
-        p = acc.astype(object) * m + r
-        q = np.vectorize(lambda v: v >> plan.shift, otypes=[object])(p)
-        return np.clip(q.astype(np.int64) + plan.zero_point, qlo, qhi).astype(plan.dtype)
+        if plan.product_bits <= 63:  # acc * M + R fits int64 (plan_requant checked)
+            m = np.asarray(plan.multipliers, dtype=np.int64)[c]
+            r = np.asarray(plan.offsets, dtype=np.int64)[c]
+            q = (acc * m + r) >> plan.shift
+        else:
+            m = np.asarray(plan.multipliers, dtype=object)[c]
+            r = np.asarray(plan.offsets, dtype=object)[c]
+            p = acc.astype(object) * m + r
+            q = np.vectorize(lambda v: v >> plan.shift, otypes=[object])(p).astype(np.int64)
+        q = np.clip(q + plan.zero_point, qlo, qhi)
+        if plan.exceptions:
+            cc = np.broadcast_to(np.asarray(c), acc.shape)
+            for ch, exc in enumerate(plan.exceptions):
+                for a, d in exc:
+                    q = q + np.where((cc == ch) & (acc == a), d, 0)
+        return q.astype(plan.dtype)
     s = _f32(plan.scales)[c]
     return _reference_levels(acc, s, plan.zero_point, qlo, qhi).astype(plan.dtype)
 
@@ -671,12 +759,13 @@ def requant_source(plan: IntRequant | FloatRequant, acc: str, out: str,
     """Kernel-language text for one requantization.
 
     Returns ``(module_lines, body_lines)``: module-level definitions (the product's type
-    ``{PREFIX}_T = vichls.int_(bits)`` and per-channel tables ``{PREFIX}_M``, ``{PREFIX}_R``
-    (integer plan) or ``{PREFIX}_S`` (float plan); they need ``import numpy as np`` and
+    ``{PREFIX}_T = vichls.int_(bits)`` and per-channel tables ``{PREFIX}_M``, ``{PREFIX}_R``,
+    with exceptions ``{PREFIX}_E``, ``{PREFIX}_D`` (integer plan) or ``{PREFIX}_S`` (float
+    plan); they need ``import numpy as np`` and
     ``import vichls``) and statements, each starting with ``indent``, that compute from
     the int32 expression ``acc`` a new local ``out`` of the output type (int8/uint8).
     ``channel`` is the output-channel index expression for a per-channel plan. Locals
-    ``{prefix}_p``, ``{prefix}_q`` (integer plan) or ``{prefix}_v``, ``{prefix}_r`` (float
+    ``{prefix}_p``, ``{prefix}_q``, ``{prefix}_c`` (integer plan) or ``{prefix}_v``, ``{prefix}_r`` (float
     plan) are declared; use a distinct prefix for each requantization in one scope.
 
     The statements use: a ``product_bits``-bit multiply, add and shift, ``min``/``max`` and casts (integer plan);
@@ -704,7 +793,28 @@ def requant_source(plan: IntRequant | FloatRequant, acc: str, out: str,
             m_expr, r_expr = str(plan.multipliers[0]), str(plan.offsets[0])
         body.append(f"{indent}{prefix}_p: {pt} = {pt}({acc}) * {m_expr} + {r_expr}")
         body.append(f"{indent}{prefix}_q: {pt} = ({prefix}_p >> {plan.shift}) + {zp}")
-        body.append(f"{indent}{out}: {tname} = {tname}(min(max({prefix}_q, {qlo}), {qhi}))")
+        clamped = f"min(max({prefix}_q, {qlo}), {qhi})"
+        if not plan.exceptions:
+            body.append(f"{indent}{out}: {tname} = {tname}({clamped})")
+            return mod, body
+        body.append(f"{indent}{prefix}_c: int32 = 0")
+        if per_channel:
+            width = max(len(e) for e in plan.exceptions)
+            accs, ds = [], []
+            for c, exc in enumerate(plan.exceptions):
+                a0, a1 = plan.acc_min[c], plan.acc_max[c]
+                pad = a1 + 1 if a1 < 2**31 - 1 else a0 - 1  # never reached
+                accs.append([a for a, _ in exc] + [pad] * (width - len(exc)))
+                ds.append([d for _, d in exc] + [0] * (width - len(exc)))
+            mod.append(f"{up}_E = vichls.const({accs!r}, vichls.int32)")
+            mod.append(f"{up}_D = vichls.const({ds!r}, vichls.int8)")
+            for e in range(width):
+                body.append(f"{indent}{prefix}_c += int32({up}_D[{channel}, {e}]) if {acc} == "
+                            f"{up}_E[{channel}, {e}] else 0")
+        else:
+            for a, d in plan.exceptions[0]:
+                body.append(f"{indent}{prefix}_c += {d} if {acc} == {a} else 0")
+        body.append(f"{indent}{out}: {tname} = {tname}({clamped} + {prefix}_c)")
         return mod, body
     if per_channel:
         vals = ", ".join(_f32_literal(v) for v in plan.scales)
