@@ -773,6 +773,10 @@ def test_generated_kernels_match_onnxruntime_on_cpu_and_rtl(tmp_path):
     za, zb, zc = (_rand(rng, np.int8, ()) for _ in range(3))
     add_plan = Q.plan_qlinear_add(sa, za, sb, zb, sc, zc, np.int8)
     parts.append(_add_source("qladd", add_plan, 64))
+    tmod, tbody = Q.qlinear_add_source(add_plan, "a[i]", "b[i]", "c_", prefix="qt",
+                                       indent=" " * 8, table=True)
+    parts += tmod + ["", "", "@kernel", "def qladd_table(a: int8[64], b: int8[64], "
+                     "c: int8[64]):", "    for i in range(64):"] + tbody + ["        c[i] = c_", ""]
     exc_plan, exc_args = _exception_case()
     mod, body = Q.requant_source(exc_plan, "acc[i]", "q", channel="i % 4", prefix="rx",
                                  indent=" " * 8)
@@ -805,11 +809,13 @@ def test_generated_kernels_match_onnxruntime_on_cpu_and_rtl(tmp_path):
     sess = _session(_qladd_model(np.int8, sa, za, sb, zb, sc, zc, [64], [64], [64]))
     for a, b in pairs:
         want, = sess.run(None, {"a": a, "b": b})
-        c = np.zeros(64, np.int8)
-        kernels["qladd"](a.copy(), b.copy(), c)
-        assert np.array_equal(c, want)
-    items.append(("qladd", kernels["qladd"], [(a.copy(), b.copy(), np.zeros(64, np.int8))
-                                              for a, b in pairs]))
+        for name in ("qladd", "qladd_table"):
+            c = np.zeros(64, np.int8)
+            kernels[name](a.copy(), b.copy(), c)
+            assert np.array_equal(c, want), name
+    for name in ("qladd", "qladd_table"):
+        items.append((name, kernels[name], [(a.copy(), b.copy(), np.zeros(64, np.int8))
+                                            for a, b in pairs]))
     for acc in exc_args:
         y = np.zeros(64, np.int8)
         kernels["requant_exc"](acc.copy(), y)
@@ -824,7 +830,8 @@ def test_generated_kernels_match_onnxruntime_on_cpu_and_rtl(tmp_path):
 
 def test_qlinear_add_source_every_pair_python_call(tmp_path):
     """The generated QLinearAdd statements over all 65536 pairs (Python call) against the
-    reference: int8 with same-shape operands, uint8 with ``a`` the one-element operand."""
+    reference: int8 with same-shape operands (inline form), uint8 with ``a`` the one-element
+    operand (table form)."""
     from vichls.frontend.kernel import load_file
 
     rng = np.random.default_rng(74)
@@ -836,9 +843,16 @@ def test_qlinear_add_source_every_pair_python_call(tmp_path):
             sa, sb, sc = _scale(rng), _scale(rng), _scale(rng)
             za, zb, zc = (_rand(rng, dt, ()) for _ in range(3))
             plan = Q.plan_qlinear_add(sa, za, sb, zb, sc, zc, dt, a_is_scalar=a_is_scalar)
-            body = Q.qlinear_add_source(plan, "a[i]", "b[i]", "c_", indent=" " * 8)
-            src = "\n".join(["from vichls import kernel, int8, uint8, int32, float32, fixed, "
-                             "ufixed", "", "", "@kernel",
+            # the inline form for int8, the table form for uint8
+            if a_is_scalar:
+                mod, body = Q.qlinear_add_source(plan, "a[i]", "b[i]", "c_", indent=" " * 8,
+                                                 table=True)
+            else:
+                mod, body = [], Q.qlinear_add_source(plan, "a[i]", "b[i]", "c_",
+                                                     indent=" " * 8)
+            src = "\n".join(["import vichls",
+                             "from vichls import kernel, int8, uint8, int32, float32, fixed, "
+                             "ufixed"] + mod + ["", "", "@kernel",
                              f"def add(a: {tname}[65536], b: {tname}[65536], "
                              f"c: {tname}[65536]):", "    for i in range(65536):"]
                             + body + ["        c[i] = c_", ""])

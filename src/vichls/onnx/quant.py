@@ -36,12 +36,16 @@ tests/test_onnx_quant.py):
   (dequantize, sum in window order, divide by the count, ``round(y / y_scale + zy)``).
 - ``MaxPool`` on int8/uint8 (the QDQ pair around it is dropped): the integer maximum.
 
-A requantization ``acc -> q`` is monotone in ``acc``; two monotone step functions agree on an
-interval exactly when their steps sit at the same places. ``plan_requant`` finds the
-thresholds of onnxruntime's float function over the accumulator range the weights allow, and
-looks for an integer multiply-add-shift ``(acc * M + R) >> S`` with the same thresholds (a
-proof of equality, not a sample); when there is none it plans the float32 mirror of
-onnxruntime's arithmetic, exact by construction.
+A requantization ``acc -> q`` is monotone in ``acc``, so it is ``qmin`` plus the number of
+its steps (thresholds) at or below ``acc``. ``plan_requant`` finds the thresholds of
+onnxruntime's float function over the accumulator range the weights allow (bisection), and
+looks for an integer multiply-add-shift ``(acc * M + R) >> S`` with the same thresholds
+(linear constraints on M and R; a proof of equality, not a sample). Where float32 rounding of
+the product lands exactly on a half and the tie goes the other way, no such M, R exist; the
+plan then fits the exact product's thresholds and lists the few accumulators where the two
+step counts differ, each corrected by +-1. Failing that (exact ties, e.g. a power-of-two
+scale, or more than ``max_exceptions`` corrections) it plans the float32 mirror of
+onnxruntime's arithmetic, exact by construction but dearer in hardware.
 """
 
 from __future__ import annotations
@@ -58,7 +62,7 @@ __all__ = [
     "qlinear_conv", "qlinear_add", "global_average_pool_scale", "qlinear_global_average_pool",
     "qlinear_average_pool",
     "accumulator_range", "IntRequant", "FloatRequant", "plan_requant", "requant_source",
-    "AddPlan", "plan_qlinear_add", "qlinear_add_source",
+    "AddPlan", "plan_qlinear_add", "qlinear_add_source", "qlinear_add_table",
     "quantize_source", "dequantize_source",
 ]
 
@@ -923,28 +927,50 @@ def _sum_type(x: tuple, y: tuple) -> tuple:
     return i + max(fx, fy), i
 
 
+def qlinear_add_table(plan: AddPlan) -> list[float]:
+    """The inner FMA's 256 results ``t = fma(s, rs, F)``, for every value ``s`` of the
+    secondary operand from qmin up (exact in the fixed type ``plan.t_type``)."""
+    qlo, qhi = qrange(plan.dtype)
+    vals = np.arange(qlo, qhi + 1, dtype=np.float32)
+    return [float(v) for v in fma_f32(vals, _F32(plan.rs), _F32(plan.f))]
+
+
 def qlinear_add_source(plan: AddPlan, a: str, b: str, out: str, prefix: str = "qa",
-                       indent: str = "    ") -> list[str]:
+                       indent: str = "    ",
+                       table: bool = False) -> list[str] | tuple[list[str], list[str]]:
     """Statements computing the new local ``out`` (int8/uint8) from the int8/uint8
     expressions ``a`` and ``b``: the exact sums are fixed point, each FMA's single rounding
     is a fixed-to-float32 conversion, and the final rounding a float32 to
-    ``fixed(8, 8, quant="rnd_conv", overflow="sat")`` (``ufixed`` for uint8) conversion."""
+    ``fixed(8, 8, quant="rnd_conv", overflow="sat")`` (``ufixed`` for uint8) conversion.
+
+    With ``table=True`` the inner FMA is a 256-entry table ``{PREFIX}_T`` of its exact
+    results instead (a ROM: one multiplier and two conversions fewer) and the result is
+    ``(module_lines, body_lines)``."""
     p, s = (a, b) if plan.primary == "a" else (b, a)
     tname = _vichls_name(plan.dtype)
     fx = "ufixed" if plan.dtype == "uint8" else "fixed"
+    qlo, _ = qrange(plan.dtype)
 
     def ftype(wi):
         return f"fixed({wi[0]}, {wi[1]})"
-    return [
-        f"{indent}{prefix}_rs: {ftype(plan.rs_type)} = {plan.rs!r}",
-        f"{indent}{prefix}_f: {ftype(plan.f_type)} = {plan.f!r}",
+    tail = [
         f"{indent}{prefix}_rp: {ftype(plan.rp_type)} = {plan.rp!r}",
-        f"{indent}{prefix}_t: float32 = float32({s} * {prefix}_rs + {prefix}_f)",
-        f"{indent}{prefix}_tx: {ftype(plan.t_type)} = {prefix}_t",
         f"{indent}{prefix}_u: float32 = float32({p} * {prefix}_rp + {prefix}_tx)",
         f"{indent}{prefix}_y: {fx}(8, 8, quant=\"rnd_conv\", overflow=\"sat\") = {prefix}_u",
         f"{indent}{out}: {tname} = {tname}({prefix}_y)",
     ]
+    if table:
+        up = prefix.upper()
+        mod = [f"{up}_T = vichls.const({qlinear_add_table(plan)!r}, vichls.{ftype(plan.t_type)})"]
+        body = [f"{indent}{prefix}_tx: {ftype(plan.t_type)} = "
+                f"{up}_T[int32({s}) - ({qlo})]"] + tail
+        return mod, body
+    return [
+        f"{indent}{prefix}_rs: {ftype(plan.rs_type)} = {plan.rs!r}",
+        f"{indent}{prefix}_f: {ftype(plan.f_type)} = {plan.f!r}",
+        f"{indent}{prefix}_t: float32 = float32({s} * {prefix}_rs + {prefix}_f)",
+        f"{indent}{prefix}_tx: {ftype(plan.t_type)} = {prefix}_t",
+    ] + tail
 
 
 def quantize_source(scale, zero_point, dtype, x: str, out: str, prefix: str = "ql",
