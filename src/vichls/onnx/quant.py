@@ -61,7 +61,8 @@ __all__ = [
     "requantize", "matmul_integer", "conv_integer", "qlinear_matmul", "qgemm",
     "qlinear_conv", "qlinear_add", "global_average_pool_scale", "qlinear_global_average_pool",
     "qlinear_average_pool",
-    "accumulator_range", "IntRequant", "FloatRequant", "plan_requant", "requant_source",
+    "accumulator_range", "IntRequant", "FloatRequant", "plan_requant", "apply_plan",
+    "requant_source",
     "AddPlan", "plan_qlinear_add", "qlinear_add_source", "qlinear_add_table",
     "quantize_source", "dequantize_source",
 ]
