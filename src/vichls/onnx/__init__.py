@@ -1,0 +1,1 @@
+"""Reading ONNX models into vichls kernels (package)."""
