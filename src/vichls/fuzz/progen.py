@@ -694,12 +694,19 @@ class _Generator:
             return []
         lines: list[str] = []
         names = []
-        for _ in range(2):
-            dst, src = rng.choice(ones), rng.choice(ones)
+        # mostly a producer and its consumer over two arrays (x -> y, then y -> x): the
+        # pattern fusion is for; else any arrays, the same one included
+        chained = len(ones) >= 2 and rng.random() < 0.7
+        first = rng.sample(ones, 2) if chained else None
+        for k in range(2):
+            if chained:
+                src, dst = first if k == 0 else first[::-1]
+            else:
+                dst, src = rng.choice(ones), rng.choice(ones)
             n = min(s.arrays[dst].shape[0], s.arrays[src].shape[0])
             c_dst, c_src = rng.randint(-2, 2), rng.randint(-2, 2)
             lo = max(0, -c_dst, -c_src) + rng.randint(0, 1)
-            hi = min(n - max(0, c_dst, c_src), lo + rng.randint(2, n))
+            hi = min(n - max(0, c_dst, c_src), lo + rng.randint(max(2, n // 2), n))
             if hi <= lo:
                 continue
             self.extra_names += 1
