@@ -158,13 +158,14 @@ def cmd_compile(args) -> int:
     if df:
         interval = df.get("interval")
         print(f"  dataflow:  {len(df['tasks'])} tasks, {len(df['channels'])} channels"
-              + (f"; a call every {interval} cycles at best, bottleneck task "
+              + (f"; a call every {interval} cycles in steady state, bottleneck task "
                  f"'{df['bottleneck']}'" if interval is not None else ""))
         for task in df["tasks"]:
             cycles = "data-dependent" if task["latency"] is None else f"{task['latency']} cycles"
             print(f"    task     {task['name']} (module {task['module']}): {cycles}")
         for ch in df["channels"]:
-            size = f"depth {ch['depth']}" if ch["kind"] == "fifo" else f"2 x {ch['words']} words"
+            size = (f"depth {ch['depth']}" if ch["kind"] == "fifo"
+                    else f"{ch.get('banks', 2)} x {ch['words']} words")
             emptied = ("; emptied between calls (the producer may put more elements than the "
                        "consumer gets), so calls do not overlap"
                        if ch.get("emptied_between_calls") else "")

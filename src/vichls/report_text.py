@@ -254,8 +254,8 @@ def _instances(report: dict) -> list[str]:
     rows = []
     for task in report["dataflow"]["tasks"]:
         latency = task.get("latency")
-        # as the design's interval counts it: the bottleneck task's latency
-        interval = latency
+        # a task starts a call one cycle after its done at the soonest
+        interval = task.get("interval", None if latency is None else latency + 1)
         rows.append([task["name"], task["module"], _value(latency), _value(latency),
                      absolute_time(latency, period), absolute_time(latency, period),
                      _value(interval), _value(interval), "no"])
@@ -264,7 +264,8 @@ def _instances(report: dict) -> list[str]:
     if channels:
         rows = []
         for ch in channels:
-            size = f"depth {ch['depth']}" if ch["kind"] == "fifo" else f"{ch.get('words', '?')} words"
+            size = (f"depth {ch['depth']}" if ch["kind"] == "fifo"
+                    else f"{ch.get('banks', 2)} x {ch.get('words', '?')} words")
             rows.append([ch["name"], ch["kind"], size, _value(ch.get("width")),
                          ch["producer"], ch["consumer"]])
         lines += ["", "* Channels: "]
@@ -272,7 +273,7 @@ def _instances(report: dict) -> list[str]:
                          ("", "Bits", ">"), ("", "Producer", "<"), ("", "Consumer", "<")], rows)
     bottleneck = report["dataflow"].get("bottleneck")
     if bottleneck is not None:
-        lines.append(f"* Bottleneck: {bottleneck} (its latency sets the interval)")
+        lines.append(f"* Bottleneck: {bottleneck} (its interval is the design's)")
     return lines
 
 

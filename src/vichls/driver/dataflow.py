@@ -33,7 +33,8 @@ from collections import Counter
 from math import ceil
 
 from xdsl.dialects import comb, func, hw, memref
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import (ArrayAttr, DictionaryAttr, IntegerAttr, IntegerType, ModuleOp,
+                                   StringAttr)
 from xdsl.ir import Block, Region, SSAValue
 
 from vichls import ports
@@ -100,14 +101,15 @@ def compile_dataflow(module: ModuleOp, clock_period_ns: float):
     depths = _fifo_depths(tasks, channels, compiled)
     functions = {f.sym_name.data: f for f in work.ops if isinstance(f, func.FuncOp)}
     flushed = _unbalanced_fifos(tasks, channels, functions)
-    builder = TopBuilder(signature, tasks, channels, compiled, depths, chain, flushed)
+    banks = pingpong_banks(tasks, channels)
+    builder = TopBuilder(signature, tasks, channels, compiled, depths, chain, flushed, banks)
     top_component = builder.build()
     for component, _ in modules.values():
         component.detach()
     design_module = ModuleOp([top_component] + [c for c, _ in modules.values()])
     verilog = emit_verilog(design_module)
     report = _report(signature, tasks, channels, compiled, depths, top_component, clock_period_ns,
-                     flushed)
+                     flushed, banks)
     report["interface"]["block_control"] = "ap_ctrl_chain" if chain else "ap_ctrl_hs"
     partitions = {}
     for (t, k), p in builder.param_users.items():
@@ -222,13 +224,75 @@ def _fifo_depths(tasks, channels, compiled) -> dict[SSAValue, int]:
     return depths
 
 
+# -- the calls in flight ------------------------------------------------------------------------
+
+
+def longest_paths(tasks, channels) -> list[list[int | None]]:
+    """paths[a][b]: the most channels on a path from task a to task b (None: no path).
+    Tasks are in program order, producers first."""
+    index = {t.task_name.data: i for i, t in enumerate(tasks)}
+    preds: list[list[int]] = [[] for _ in tasks]
+    for ch in channels:
+        preds[index[ch.consumer.data]].append(index[ch.producer.data])
+    paths: list[list[int | None]] = []
+    for a in range(len(tasks)):
+        row: list[int | None] = [None] * len(tasks)
+        row[a] = 0
+        for b in range(a + 1, len(tasks)):
+            reach = [row[p] + 1 for p in preds[b] if row[p] is not None]
+            row[b] = max(reach) if reach else None
+        paths.append(row)
+    return paths
+
+
+def pingpong_banks(tasks, channels) -> dict[SSAValue, int]:
+    """The banks of each ping-pong channel: two, and one more per further channel on the
+    longest path from its producer to its consumer. In steady state a task starts a call
+    at most one interval after the producer it waits on, so a consumer ``h`` channels down
+    from the producer starts a call up to ``h`` intervals after it, and the bank of that
+    call is busy from the producer's start to the consumer's end: ``h + 1`` calls' banks
+    at once. A bypassed channel with only two banks would hold its producer back, and so
+    every call, to half the rate."""
+    index = {t.task_name.data: i for i, t in enumerate(tasks)}
+    paths = longest_paths(tasks, channels)
+    return {ch.result: 1 + max(1, paths[index[ch.producer.data]][index[ch.consumer.data]])
+            for ch in channels if ch.kind.data == "pingpong"}
+
+
+def call_queues(tasks, channels) -> tuple[list[int], list[int]]:
+    """Per task, the calls its vichls_task_ctrl queues (accepted by the top, not started by
+    the task) and keeps (finished by the task, not yet by every task), so that neither
+    holds back a chain of any length in steady state.
+
+    Calls accepted but not started by a task are those not started by one of its producers
+    plus those between the two: a ping-pong buffer lets its producer start at most two
+    calls its consumer has not started (one bank being written, one full), and a FIFO, in
+    the calls that fill it, about as many. So a task ``h`` channels down from the first
+    tasks (the longest such path) queues ``1 + 2 h`` calls; the first tasks queue one (the
+    top takes the next call while they run the current one). Likewise a task ``h``
+    channels up from the last tasks keeps ``1 + 2 h`` finished calls (at least 3). A
+    smaller queue would only make the top wait (never a deadlock): the top takes a call
+    when every queue has room."""
+    index = {t.task_name.data: i for i, t in enumerate(tasks)}
+    edges = [(index[ch.producer.data], index[ch.consumer.data]) for ch in channels]
+    down = [0] * len(tasks)  # tasks are in program order, producers first
+    for t in range(len(tasks)):
+        down[t] = max((down[p] + 1 for p, c in edges if c == t), default=0)
+    up = [0] * len(tasks)
+    for t in reversed(range(len(tasks))):
+        up[t] = max((up[c] + 1 for p, c in edges if p == t), default=0)
+    return [1 + 2 * h for h in down], [max(3, 1 + 2 * h) for h in up]
+
+
 # -- the top component ------------------------------------------------------------------------
 
 
 class TopBuilder:
     def __init__(self, signature: KernelSignature, tasks, channels, compiled, depths,
-                 chain: bool = False, flushed: set[SSAValue] = frozenset()):
+                 chain: bool = False, flushed: set[SSAValue] = frozenset(),
+                 banks: dict[SSAValue, int] | None = None):
         self.signature = signature
+        self.banks = banks or {}  # per ping-pong channel (pingpong_banks)
         # fifo channels emptied between calls (_unbalanced_fifos): calls do not overlap
         self.flushed = flushed
         self.flushed_resets: list[SSAValue] = []
@@ -243,7 +307,6 @@ class TopBuilder:
         self.ports: dict[str, SSAValue] = {}
         self.constants: dict[tuple[int, int], SSAValue] = {}
         self.taken: set[str] = set()
-        self.accept_users: list[SSAValue] = []  # enables of registers loaded when a call is taken
         self.param_users: dict[tuple[int, int], object] = {}  # (task, arg) -> array parameter
 
     # -- helpers ---------------------------------------------------------------------
@@ -330,11 +393,16 @@ class TopBuilder:
             else:
                 self.port(p.name, "in", p.scalar.width)
         self.controls = []
+        queues, keeps = call_queues(self.tasks, self.channels)
         for t, task in enumerate(self.tasks):
-            ctrl = self.cell(f"{task.task_name.data}_ctrl", "vichls_task_ctrl", {}, [
-                ("rst", "in", 1), ("call", "in", 1), ("deps_ok", "in", 1), ("t_ready", "in", 1),
-                ("t_done", "in", 1), ("retire", "in", 1), ("t_start", "out", 1),
-                ("t_continue", "out", 1), ("pending", "out", 1), ("finished", "out", 1)])
+            width = max(1, sum(params[v.index].scalar.width for _, v in self.scalar_args(t, params)))
+            ctrl = self.cell(f"{task.task_name.data}_ctrl", "vichls_task_ctrl",
+                             {"DEPTH": queues[t], "KEEP": keeps[t], "ARGW": width}, [
+                ("rst", "in", 1), ("call", "in", 1), ("args_in", "in", width),
+                ("deps_ok", "in", 1), ("t_ready", "in", 1), ("t_done", "in", 1),
+                ("retire", "in", 1), ("t_start", "out", 1), ("args_out", "out", width),
+                ("t_continue", "out", 1), ("pending", "out", 1), ("room", "out", 1),
+                ("finished", "out", 1)])
             self.controls.append(ctrl)
         self.wire_tasks(params)
         self.channel_cells()
@@ -396,30 +464,45 @@ class TopBuilder:
         _, design = self.compiled[self.tasks[t].task_name.data]
         return design.signature.params[k].name
 
+    def scalar_args(self, t: int, params) -> list[tuple[int, SSAValue]]:
+        """The arguments of task ``t`` that are scalar parameters of the kernel: (argument
+        index, the parameter's block argument), in argument order."""
+        return [(k, v) for k, v in enumerate(self.tasks[t].args)
+                if isinstance(v.owner, Block)
+                and not (params[v.index].is_array or params[v.index].is_stream)]
+
     def wire_tasks(self, params):
         for t, task in enumerate(self.tasks):
             ctrl = self.controls[t]
+            scalars = self.scalar_args(t, params)
+            # the scalar arguments of each call wait in the task's queue until it starts
+            # the call (vichls_task_ctrl): packed side by side, the first argument highest
+            if scalars:
+                values = [self.ports[params[v.index].name] for _, v in scalars]
+                packed = values[0] if len(values) == 1 else self.emit(
+                    comb.ConcatOp(values, IntegerType(sum(v.type.width.data for v in values))),
+                    f"{task.task_name.data}_args")
+                self.assign(ctrl.port("args_in"), packed)
+                low = sum(v.type.width.data for v in values)
+                for k, v in scalars:
+                    width = params[v.index].scalar.width
+                    low -= width
+                    inner = self.task_port(t, self.task_param(t, k))
+                    if len(values) == 1:
+                        self.assign(inner, ctrl.port("args_out"))
+                    else:
+                        self.assign(inner, self.emit(
+                            comb.ExtractOp(ctrl.port("args_out"), IntegerAttr(low, 32),
+                                           IntegerType(width)),
+                            f"{task.task_name.data}_{params[v.index].name}"))
+            else:
+                self.assign(ctrl.port("args_in"), self.const(0, 1))
             for k, v in enumerate(task.args):
-                pname = self.task_param(t, k)
-                inner = self.task_port(t, pname)
-                if isinstance(v.owner, Block):
-                    p = params[v.index]
-                    if not (p.is_array or p.is_stream):
-                        # held for a task that starts after the top took the call
-                        held = self.cell(f"{task.task_name.data}_{p.name}_held", "vichls_reg",
-                                         {"WIDTH": p.scalar.width},
-                                         [("in", "in", p.scalar.width), ("en", "in", 1),
-                                          ("out", "out", p.scalar.width)])
-                        self.assign(held.port("in"), self.ports[p.name])
-                        self.accept_users.append(held.port("en"))
-                        value = self.emit(comb.MuxOp(ctrl.port("pending"), held.port("out"),
-                                                     self.ports[p.name]), f"{task.task_name.data}_{p.name}")
-                        self.assign(inner, value)
-                elif isinstance(v.owner, graph.ChannelOp):
-                    continue  # channel_cells
-                else:  # a constant argument
-                    attr = v.owner.value
-                    self.assign(inner, self.const(attr.value.data, inner.type.width.data))
+                if isinstance(v.owner, (Block, graph.ChannelOp)):
+                    continue  # parameters: above, and the top's ports; channels: channel_cells
+                attr = v.owner.value  # a constant argument
+                inner = self.task_port(t, self.task_param(t, k))
+                self.assign(inner, self.const(attr.value.data, inner.type.width.data))
 
     def channel_cells(self):
         ends = {}
@@ -468,7 +551,8 @@ class TopBuilder:
             cell_ports += [("p_commit", "in", 1), ("c_release", "in", 1),
                            ("p_may_start", "out", 1), ("c_may_start", "out", 1)]
             buf = self.cell(ch.channel_name.data, "vichls_pingpong",
-                            {"WIDTH": width, "WORDS": words, "AW": aw}, cell_ports)
+                            {"WIDTH": width, "WORDS": words, "AW": aw,
+                             "BANKS": self.banks.get(v, 2)}, cell_ports)
             self.assign(buf.port("rst"), self.ports[ports.RESET])
             for side, t, name in (("p", pt, pname), ("c", ct, cname)):
                 for n in (0, 1):
@@ -514,10 +598,11 @@ class TopBuilder:
         return taken
 
     def handshake(self):
-        pending = [c.port("pending") for c in self.controls]
         finished = [c.port("finished") for c in self.controls]
-        any_pending = self.or_(pending, "any_pending")
-        may_accept = [self.ports[ports.START], self.not_(any_pending, "no_pending")]
+        # a call is taken when every task's queue has room for it: in steady state only the
+        # first tasks' queues fill (call_queues sizes the others for the calls in flight)
+        may_accept = [self.ports[ports.START], self.and_([c.port("room") for c in self.controls],
+                                                         "queues_have_room")]
         if self.flushed:  # a call starts once the one before has ended and the FIFOs emptied
             quiet = self.emit(st.WireOp.create(properties={"wire_name": StringAttr("tasks_quiet")},
                                                result_types=[IntegerType(1)]), "tasks_quiet")
@@ -532,8 +617,6 @@ class TopBuilder:
         self.assign(self.ports[ports.DONE], all_finished)
         if self.chain:  # ap_done stays high (the tasks keep their counts) until continued
             all_finished = self.and_([all_finished, self.ports[ports.CONTINUE]], "retire")
-        for en in self.accept_users:
-            self.assign(en, accept)
         idle_terms, blocked, waits = [], [], []
         taken = []
         returning = len(self.tasks) - 1 if self.signature.ret is not None else None
@@ -581,7 +664,7 @@ class TopBuilder:
 
 
 def _report(signature, tasks, channels, compiled, depths, top_component, clock,
-            flushed=frozenset()) -> dict:
+            flushed=frozenset(), banks=None) -> dict:
     task_entries = []
     latency_of: dict[str, int | None] = {}
     loops, warnings = [], []
@@ -593,6 +676,7 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
         latency_of[name] = rep["latency"]["min"]
         task_entries.append({"name": name, "module": component.sym_name.data,
                              "latency": rep["latency"]["min"],
+                             "interval": _task_interval(rep["latency"]["min"]),
                              "loops": rep["loops"], "resources": rep["resources"],
                              "timing": rep["timing"]})
         loops += [{**loop, "task": name} for loop in rep["loops"]]
@@ -619,7 +703,8 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
                 words *= d
             width = ch.result.type.element_type.width.data
             entry["words"] = words
-            ram = oplib.ram_cost(2 * words, width)
+            entry["banks"] = (banks or {}).get(ch.result, 2)
+            ram = oplib.ram_cost(entry["banks"] * words, width)
             for key in ("lut", "ff", "bram18"):
                 resources[key] += ram[key]
         channel_entries.append(entry)
@@ -658,11 +743,21 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
             "tasks": task_entries,
             "channels": channel_entries,
             "bottleneck": bottleneck,
-            # with a FIFO emptied between calls, a call starts when the one before ended
-            "interval": (latency if flushed else latency_of[bottleneck])
-            if bottleneck is not None else None,
+            # the bottleneck task's: every task runs a call per interval in steady state
+            # (with a FIFO emptied between calls, a call starts when the one before ended)
+            "interval": (None if latency is None else latency + 1) if flushed
+            # (unknown when some task's latency is)
+            else _task_interval(latency_of[bottleneck]) if len(known) == len(latency_of)
+            else None,
         },
     }
+
+
+def _task_interval(latency: int | None) -> int | None:
+    """Cycles between a task's consecutive starts when it has work: its latency and the
+    cycle it spends idle after its done (a task module takes a call only in its idle state,
+    structural/compile_control.py)."""
+    return None if latency is None else latency + 1
 
 
 def _slowest(timings: list[dict]) -> dict:
