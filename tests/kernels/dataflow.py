@@ -1,5 +1,6 @@
 """Kernels of the dataflow tests (tests/test_dataflow*.py, benchmarks/dataflow.py): tasks
-from loop nests and calls, FIFO and ping-pong channels, a bypass, stages of different IIs.
+from loop nests and calls, FIFO and ping-pong channels, a bypass, stages of different IIs,
+chains of five tasks and a skip connection for back-to-back calls.
 Each ``*_schedule()`` gives the directives the tests build them with."""
 
 from __future__ import annotations
@@ -155,4 +156,97 @@ DATAFLOW_SCHEDULES = {
     "with_scalars": with_scalars_schedule,
     "shared_param": shared_param_schedule,
     "stream_pipe": stream_pipe_schedule,
+}
+
+
+# -- chains for back-to-back calls (tests/test_dataflow_overlap.py, benchmarks/dataflow.py) --
+
+M = 32
+
+
+@kernel
+def chain5_pingpong(x: stream[int32], y: stream[int32], c: int32, e: int32):
+    """Five tasks, each reading its input array reversed (four ping-pong channels); the
+    third reads two words per element (the slowest); scalars in four tasks, two in one."""
+    a: int32[M] = 0
+    b: int32[M] = 0
+    d: int32[M] = 0
+    f: int32[M] = 0
+    for i in range(M):
+        a[i] = x.get() * c
+    for j in range(M):
+        b[j] = a[M - 1 - j] + j * e
+    for k in range(M):
+        d[k] = (b[M - 1 - k] * c) ^ (b[k] >> 3)
+    for m in range(M):
+        f[m] = d[M - 1 - m] - m
+    for n in range(M):
+        y.put(f[M - 1 - n] + c - e)
+
+
+@kernel
+def chain5_fifo(x: stream[int32], y: stream[int32], c: int32, e: int32):
+    """The same five tasks reading their input arrays in order (four FIFOs)."""
+    a: int32[M] = 0
+    b: int32[M] = 0
+    d: int32[M] = 0
+    f: int32[M] = 0
+    for i in range(M):
+        a[i] = x.get() * c
+    for j in range(M):
+        b[j] = a[j] + j * e
+    for k in range(M):
+        d[k] = (b[k] * c) ^ (b[k] >> 3)
+    for m in range(M):
+        f[m] = d[m] - m
+    for n in range(M):
+        y.put(f[n] + c - e)
+
+
+@kernel
+def skip_pingpong(x: int32[M], y: int32[M], c: int32):
+    """A -> B -> C -> D and A -> D, all ping-pong: the channel A -> D bypasses two tasks
+    (D starts a call two calls after A), so it needs more than two banks."""
+    a: int32[M] = 0
+    s: int32[M] = 0
+    b: int32[M] = 0
+    d: int32[M] = 0
+    for i in range(M):
+        a[i] = x[i] * c
+        s[i] = x[i] + c
+    for j in range(M):
+        b[j] = a[M - 1 - j] + j
+    for k in range(M):
+        d[k] = b[M - 1 - k] ^ c
+    for n in range(M):
+        y[n] = d[M - 1 - n] + s[M - 1 - n]
+
+
+@kernel
+def slow_into_deep(x: int32[M], w: int32[M], y: int32[M], d: int32):
+    """A producer at II=2 (three reads of w on two ports) feeding, through a FIFO, a deep
+    pipeline (a divider) at II=1: in lock step a call of the pair would take the
+    producer's span and the consumer's drain, more than either task, so the FIFO is
+    deepened to let the producer run a call ahead."""
+    a: int32[M] = 0
+    for i in range(M):
+        a[i] = x[i] + w[i] + w[(i + 1) % M] + w[(i + 2) % M]
+    for j in range(M):
+        y[j] = a[j] // d
+
+
+def _each_loop_pipelined(k, loops: str, dataflow: str = "ap_ctrl_hs"):
+    s = vichls.customize(k)
+    for loop in loops:
+        s.pipeline(loop)
+    return s.dataflow(interface=dataflow)
+
+
+OVERLAP_SCHEDULES = {
+    "chain5_pingpong": lambda: _each_loop_pipelined(chain5_pingpong, "ijkmn"),
+    "chain5_fifo": lambda: _each_loop_pipelined(chain5_fifo, "ijkmn", "ap_ctrl_chain"),
+    "skip_pingpong": lambda: vichls.customize(skip_pingpong).dataflow(),
+    "slow_into_deep": lambda: _each_loop_pipelined(slow_into_deep, "ij"),
+    # a FIFO into a task of two loop nests (the first gets, the second does not)
+    "shared_param": shared_param_schedule,
 }

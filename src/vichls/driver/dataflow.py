@@ -5,16 +5,23 @@ transforms/graph/infer_streams.py), compiles every distinct task function with t
 end (vichls.driver.component.compile_component, in task mode: ap_ctrl_chain, latched scalars, stalls
 on streams), and builds the top component:
 
-- one instance per task, one ``vichls_task_ctrl`` per task (its pending call and its count
-  of finished calls), one ``vichls_fifo`` per fifo channel and one ``vichls_pingpong`` per
-  pingpong channel (rtl_templates/);
+- one instance per task, one ``vichls_task_ctrl`` per task (its queue of calls to start,
+  with their scalar arguments, and its count of finished calls), one ``vichls_fifo`` per
+  fifo channel and one ``vichls_pingpong`` per pingpong channel (rtl_templates/);
 - the kernel's ports (ap_ctrl_hs, in the contract's order) wired to the task that uses each
-  parameter; scalar inputs are held for tasks that start after the top took the call;
-- the top takes a call when no task still has one to start (``ap_ready``), so consecutive
-  calls overlap (with ``s.dataflow(interface="ap_ctrl_chain")`` the top also has
-  ``ap_continue``: its ``ap_done`` stays high until then): a task starts its next call as soon as it is free and its channels allow
-  (a pingpong's consumer needs a full bank, its producer a free one); ``ap_done`` pulses
-  when every task has finished the oldest call;
+  parameter; a task's scalar inputs come from its queue, so each call it starts sees the
+  values the top took with that call;
+- the top takes a call (``ap_ready``) when every task's queue has room; queues are sized
+  by the task's place in the graph (``call_queues``), so in steady state only the first
+  tasks' queues (one call) hold it back, and a chain of any length takes a call per
+  interval of its slowest task. A task starts its oldest queued call as soon as it is free
+  and its channels allow (a pingpong's consumer needs a full bank, its producer a free
+  one); calls finish in order: ``ap_done`` pulses when every task has finished the oldest
+  call (with ``s.dataflow(interface="ap_ctrl_chain")`` the top also has ``ap_continue``:
+  its ``ap_done`` stays high until then);
+- a pingpong channel has two banks, one more per further channel on the longest path from
+  its producer to its consumer (``pingpong_banks``): a channel that bypasses tasks holds a
+  bank for every call in flight between its two ends;
 - ``vichls_stalled``: high while some task waits on a stream and no task can move, which
   the simulation harness watches to report a deadlock.
 
@@ -22,9 +29,14 @@ A fifo that bypasses other tasks (its consumer also depends on its producer thro
 them) is deepened by the elements those tasks hold in flight, so that the producer can run
 ahead while they fill (a pipeline that stalls does not drain; see structural/insert_stall.py).
 
-The report of a dataflow design adds ``dataflow``: the tasks (module, latency, loops,
-resources, timing), the channels (kind, depth, producer, consumer) and the bottleneck, the
-task with the longest latency, which sets the interval between calls.
+The report of a dataflow design adds ``dataflow``: the tasks (module, latency, interval,
+loops, resources, timing), the channels (kind, depth or banks, producer, consumer), the
+bottleneck (the task with the longest latency) and ``interval``, the cycles between calls
+in steady state: the bottleneck's latency + 1 (a task module takes its next call in the
+cycle after its done; it is not pipelined across calls), which is what a simulation of
+back-to-back calls measures (tests/test_dataflow_overlap.py). It is None when a task's
+latency is unknown; with a FIFO emptied between calls it is the estimated latency of a
+call + 1 (calls do not overlap).
 """
 
 from __future__ import annotations
@@ -98,9 +110,10 @@ def compile_dataflow(module: ModuleOp, clock_period_ns: float):
             component.sym_name = StringAttr(name)
             modules[key] = (component, component_design)
         compiled[task.task_name.data] = modules[key]
-    depths = _fifo_depths(tasks, channels, compiled)
     functions = {f.sym_name.data: f for f in work.ops if isinstance(f, func.FuncOp)}
-    flushed = _unbalanced_fifos(tasks, channels, functions)
+    counts = _fifo_counts(tasks, channels, functions)
+    flushed = {v for v, count in counts.items() if count is None}
+    depths = _fifo_depths(tasks, channels, compiled, counts)
     banks = pingpong_banks(tasks, channels)
     builder = TopBuilder(signature, tasks, channels, compiled, depths, chain, flushed, banks)
     top_component = builder.build()
@@ -153,12 +166,13 @@ def _task_requests(requests, task: graph.TaskOp, top: func.FuncOp, channels, wor
 # -- channels that a call may leave elements in -------------------------------------------------
 
 
-def _unbalanced_fifos(tasks, channels, functions) -> set[SSAValue]:
-    """The fifo channels whose producer is not sure to put, in every call, exactly as many
-    elements as its consumer gets (analysis/stream_counts.py). What a call leaves in such a
-    FIFO belongs to no later call (a new stream is empty at every call): the top empties
-    them between calls, so its calls do not overlap."""
-    out = set()
+def _fifo_counts(tasks, channels, functions) -> dict[SSAValue, dict | None]:
+    """Per fifo channel, the elements one call puts and gets (a polynomial of the kernel's
+    parameters, analysis/stream_counts.py), or None when the producer is not sure to put,
+    in every call, exactly as many elements as its consumer gets. What a call leaves in
+    such a FIFO belongs to no later call (a new stream is empty at every call): the top
+    empties them between calls, so its calls do not overlap."""
+    out = {}
     for ch in channels:
         if ch.kind.data != "fifo":
             continue
@@ -169,8 +183,7 @@ def _unbalanced_fifos(tasks, channels, functions) -> set[SSAValue]:
             k = next(k for k, v in enumerate(task.args) if v is ch.result)
             count = stream_count(callee, k, side, functions)
             counts.append(None if count is None else substitute(count, list(task.args)))
-        if counts[0] is None or counts[0] != counts[1]:
-            out.add(ch.result)
+        out[ch.result] = counts[0] if counts[0] is not None and counts[0] == counts[1] else None
     return out
 
 
@@ -187,7 +200,52 @@ def _in_flight(design) -> int:
     return held
 
 
-def _fifo_depths(tasks, channels, compiled) -> dict[SSAValue, int]:
+def _constant(count: dict | None) -> int | None:
+    """A count that does not depend on the kernel's parameters, else None."""
+    if count is None or any(term for term in count):
+        return None
+    return count.get((), 0)
+
+
+def _phases(design, count: int) -> tuple[int, int, bool]:
+    """(span, slack, known) of a task's call for a channel of ``count`` elements: the cycles
+    from its first to its last element, the cycles of the call outside them, and whether
+    the task is one loop of ``count`` iterations (an element per II, or per iteration of a
+    loop not pipelined). Any other task is taken to move the elements at one per cycle,
+    the shortest span and the longest slack."""
+    latency = design.report["latency"]["min"] or 0
+    loops = design.report["loops"]
+    per, known = 1, False
+    if len(loops) == 1 and loops[0].get("trip_count") == count:
+        loop = loops[0]
+        per = loop["ii"] if loop.get("pipelined") else loop.get("iteration_latency")
+        known = per is not None
+        per = per or 1
+    span = (count - 1) * per
+    return span, max(0, latency - span), known
+
+
+def _decoupling(ch, count: int, compiled, slowest: int) -> int:
+    """Elements a FIFO needs, beyond the two that stream one per cycle, so that neither of
+    its tasks waits on the other from one call to the next. With a shallow FIFO the two
+    move the elements in lock step: the producer cannot put the next call's elements while
+    the consumer spends the rest of its call elsewhere, nor the consumer get them while the
+    producer does, so a call of the pair takes the slower span and the longer slack, which
+    may be more than either task's latency. When that is no more than the slowest task's
+    latency (``slowest``; both tasks known, ``_phases``), nothing is needed; else the FIFO
+    holds what the producer puts during the consumer's slack and what the consumer gets
+    during the producer's (at most a call's elements)."""
+    if count <= 0:
+        return 0
+    p_span, p_slack, p_known = _phases(compiled[ch.producer.data][1], count)
+    c_span, c_slack, c_known = _phases(compiled[ch.consumer.data][1], count)
+    if p_known and c_known and max(p_span, c_span) + max(p_slack, c_slack) <= slowest:
+        return 0
+    p_per, c_per = max(1, p_span // max(1, count - 1)), max(1, c_span // max(1, count - 1))
+    return min(count, ceil(c_slack / p_per) + ceil(p_slack / c_per))
+
+
+def _fifo_depths(tasks, channels, compiled, counts=None) -> dict[SSAValue, int]:
     import networkx as nx  # (here: its import costs every compile a sixth of a second)
 
     graph_ = nx.DiGraph()
@@ -211,6 +269,8 @@ def _fifo_depths(tasks, channels, compiled) -> dict[SSAValue, int]:
         detours = [best[p] for p in graph_.predecessors(dst) if p in best]
         return max(detours) if detours else None
 
+    slowest = max((design.report["latency"]["min"] or 0 for _, design in compiled.values()),
+                  default=0)
     depths = {}
     for ch in channels:
         if ch.kind.data != "fifo":
@@ -220,6 +280,9 @@ def _fifo_depths(tasks, channels, compiled) -> dict[SSAValue, int]:
         if detour is not None:  # a bypass: recorded on the channel for the report
             depth = max(depth, detour + 2)
             ch.attributes["bypass"] = StringAttr(f"holds {detour} elements in flight")
+        count = _constant((counts or {}).get(ch.result))
+        if count is not None:  # calls overlap: the tasks do not wait on each other
+            depth += _decoupling(ch, count, compiled, slowest)
         depths[ch.result] = depth
     return depths
 
@@ -293,7 +356,7 @@ class TopBuilder:
                  banks: dict[SSAValue, int] | None = None):
         self.signature = signature
         self.banks = banks or {}  # per ping-pong channel (pingpong_banks)
-        # fifo channels emptied between calls (_unbalanced_fifos): calls do not overlap
+        # fifo channels emptied between calls (_fifo_counts): calls do not overlap
         self.flushed = flushed
         self.flushed_resets: list[SSAValue] = []
         self.chain = chain  # ap_ctrl_chain top: a call retires only with ap_continue

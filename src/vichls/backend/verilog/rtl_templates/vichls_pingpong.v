@@ -81,12 +81,14 @@ module vichls_pingpong #(parameter WIDTH = 32, parameter WORDS = 64, parameter A
 
     wire [BANKS*WIDTH-1:0] q0_of_bank;
     wire [BANKS*WIDTH-1:0] q1_of_bank;
-    genvar b;
+    // (a genvar in the reserved vichls_ namespace: a design's cell named like it would be
+    // hidden by it)
+    genvar vichls_b;
     generate
-        for (b = 0; b < BANKS; b = b + 1) begin : bank
+        for (vichls_b = 0; vichls_b < BANKS; vichls_b = vichls_b + 1) begin : bank
             // wbank == rbank means every bank empty (that one the producer's) or every
             // bank full (that one the consumer's); a bank neither side works on ignores both
-            localparam integer THIS_INDEX = b;
+            localparam integer THIS_INDEX = vichls_b;
             localparam [BW-1:0] THIS_BANK = THIS_INDEX[BW-1:0];
             wire to_producer = (wbank == THIS_BANK) && (full_banks != ALL);
             wire to_consumer = (rbank == THIS_BANK) && (full_banks != {CW{1'b0}});
@@ -111,8 +113,8 @@ module vichls_pingpong #(parameter WIDTH = 32, parameter WORDS = 64, parameter A
                     q1 <= mem[address1];
                 end
             end
-            assign q0_of_bank[b*WIDTH +: WIDTH] = q0;
-            assign q1_of_bank[b*WIDTH +: WIDTH] = q1;
+            assign q0_of_bank[vichls_b*WIDTH +: WIDTH] = q0;
+            assign q1_of_bank[vichls_b*WIDTH +: WIDTH] = q1;
         end
     endgenerate
     assign p_q0 = q0_of_bank[p_q0_bank*WIDTH +: WIDTH];
