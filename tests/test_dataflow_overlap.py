@@ -19,7 +19,6 @@ from kernels.dataflow import M, N, OVERLAP_SCHEDULES
 from vichls.inputs import copy_args
 
 CALLS = 8
-C, E = 7, -3
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +36,9 @@ def model(designs):
 
 def arguments(design, rng):
     """Arguments of CALLS calls: an input stream carries every call's elements, arrays are
-    random, the scalars C then E."""
-    args, scalars = [], iter((C, E))
+    random; and each call's scalars (non-zero: one is a divisor), distinct from call to call,
+    so that a task given another call's scalars gives other results."""
+    args = []
     for p in design.signature.params:
         if p.is_stream:
             values = rng.integers(-5000, 5000, CALLS * M) if p.direction == "in" else []
@@ -46,19 +46,22 @@ def arguments(design, rng):
         elif p.is_array:
             args.append(rng.integers(-5000, 5000, p.type.shape).astype(np.int32))
         else:
-            args.append(next(scalars))
-    return tuple(args)
+            args.append(0)  # (replaced by each call's own)
+    scalars = [{p.name: int(rng.integers(1, 50)) * (-1) ** k
+                for p in design.signature.params if not (p.is_array or p.is_stream)}
+               for k in range(CALLS)]
+    return tuple(args), scalars
 
 
 @pytest.mark.parametrize("name", sorted(OVERLAP_SCHEDULES))
 def test_back_to_back_calls_are_exact_and_run_at_the_reported_interval(designs, model, name):
     design = designs[name]
     kernel = OVERLAP_SCHEDULES[name]().kernel
-    args = arguments(design, np.random.default_rng(len(name)))
+    args, scalars = arguments(design, np.random.default_rng(len(name)))
     want = copy_args(args)
-    for _ in range(CALLS):  # the Python calls, one after the other
-        kernel(*want)
-    run = model.run_repeated(name, copy_args(args), CALLS)
+    for values in scalars:  # the Python calls, one after the other
+        kernel(*[values.get(p.name, a) for p, a in zip(design.signature.params, want)])
+    run = model.run_repeated(name, copy_args(args), CALLS, scalars=scalars)
     for p, expected in zip(design.signature.params, want):
         if p.is_stream and p.direction == "out":
             assert list(run.streams[p.name]) == list(expected), p.name
