@@ -122,7 +122,7 @@ def compile_dataflow(module: ModuleOp, clock_period_ns: float):
     design_module = ModuleOp([top_component] + [c for c, _ in modules.values()])
     verilog = emit_verilog(design_module)
     report = _report(signature, tasks, channels, compiled, depths, top_component, clock_period_ns,
-                     flushed, banks)
+                     flushed, banks, builder.control_sizes)
     report["interface"]["block_control"] = "ap_ctrl_chain" if chain else "ap_ctrl_hs"
     partitions = {}
     for (t, k), p in builder.param_users.items():
@@ -456,6 +456,7 @@ class TopBuilder:
             else:
                 self.port(p.name, "in", p.scalar.width)
         self.controls = []
+        self.control_sizes: list[tuple[int, int, int]] = []  # (DEPTH, KEEP, ARGW) per task
         queues, keeps = call_queues(self.tasks, self.channels)
         for t, task in enumerate(self.tasks):
             width = max(1, sum(params[v.index].scalar.width for _, v in self.scalar_args(t, params)))
@@ -467,6 +468,7 @@ class TopBuilder:
                 ("t_continue", "out", 1), ("pending", "out", 1), ("room", "out", 1),
                 ("finished", "out", 1)])
             self.controls.append(ctrl)
+            self.control_sizes.append((queues[t], keeps[t], width))
         self.wire_tasks(params)
         self.channel_cells()
         self.handshake()
@@ -727,7 +729,7 @@ class TopBuilder:
 
 
 def _report(signature, tasks, channels, compiled, depths, top_component, clock,
-            flushed=frozenset(), banks=None) -> dict:
+            flushed=frozenset(), banks=None, controls=None) -> dict:
     task_entries = []
     latency_of: dict[str, int | None] = {}
     loops, warnings = [], []
@@ -771,8 +773,11 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
             for key in ("lut", "ff", "bram18"):
                 resources[key] += ram[key]
         channel_entries.append(entry)
-    resources["ff"] += 4 * len(tasks)
-    resources["lut"] += 6 * len(tasks)
+    # the task controllers: counts and queue pointers, and the queued scalar arguments
+    for depth, keep, argw in controls or [(1, 3, 1)] * len(tasks):
+        pointers = 2 * max(1, (depth - 1).bit_length()) + depth.bit_length() + keep.bit_length()
+        resources["ff"] += pointers + (argw * depth if argw > 1 or depth > 1 else 0)
+        resources["lut"] += 6 + pointers + (argw if depth > 1 else 0)
     known = [v for v in latency_of.values() if v is not None]
     bottleneck = max(latency_of, key=lambda n: latency_of[n] or 0) if known else None
     latency = _call_latency(tasks, channels, latency_of)
