@@ -1,6 +1,7 @@
 """Back-to-back calls of dataflow designs whose tasks form chains (tests/kernels/dataflow.py:
 five tasks on ping-pong buffers or on FIFOs, a ping-pong skip connection over two tasks, a
-FIFO between a slow producer and a deep consumer, a FIFO into a task of two loop nests):
+FIFO beside a path of ping-pong buffers, a FIFO between a slow producer and a deep
+consumer, a FIFO into a task of two loop nests):
 the results of every call bit-exact against the Python calls, and the interval the
 simulation measures between calls in steady state equal to the report's
 ``dataflow.interval``, the bottleneck task's (not the whole chain's latency): a check of
@@ -15,7 +16,8 @@ import numpy as np
 import pytest
 
 import vichls
-from kernels.dataflow import M, N, OVERLAP_SCHEDULES
+from kernels.dataflow import M, N, OVERLAP_SCHEDULES, mixed_diamond_n
+from vichls.errors import FpgaError
 from vichls.inputs import copy_args
 
 CALLS = 8
@@ -102,6 +104,19 @@ def test_fifos_are_deepened_only_where_the_tasks_would_wait_on_each_other(design
     (deep,) = depth["slow_into_deep"]
     assert 2 < deep <= M + 2
     assert depth["shared_param"] == [N + 2]  # (a call's elements: the consumer's slack is long)
+
+
+def test_a_fifo_beside_a_ping_pong_path_holds_the_calls_in_flight(designs):
+    channels = {c["name"]: c for c in designs["mixed_diamond"].report["dataflow"]["channels"]}
+    assert channels["p"]["kind"] == "fifo" and channels["p"].get("bypass")
+    # the consumer starts a call two channels (intervals) after the producer
+    assert channels["p"]["depth"] == 2 * M + 2
+
+
+def test_a_fifo_beside_a_ping_pong_path_needs_a_constant_count():
+    with pytest.raises(FpgaError, match=r"'s' goes from task '_put_n' to task '_get_n' in "
+                                        r"order \(a FIFO\), but '_get_n' also waits"):
+        vichls.customize(mixed_diamond_n).dataflow().build("fpga")
 
 
 def test_task_queues_grow_along_the_chain(designs):

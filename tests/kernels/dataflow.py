@@ -235,6 +235,53 @@ def slow_into_deep(x: int32[M], w: int32[M], y: int32[M], d: int32):
         y[j] = a[j] // d
 
 
+@kernel
+def mixed_diamond(x: int32[M], y: int32[M], c: int32):
+    """A -> D by a FIFO (p, read in order), A -> B -> D by ping-pong buffers: D starts a
+    call after A has finished it, so the FIFO holds whole calls (it deadlocked at depth 4)."""
+    p: int32[M] = 0
+    q: int32[M] = 0
+    r: int32[M] = 0
+    for i in range(M):
+        p[i] = x[i] + c
+        q[i] = x[i] * c
+    for j in range(M):
+        r[j] = q[M - 1 - j] - j
+    for n in range(M):
+        y[n] = p[n] + r[M - 1 - n]
+
+
+@kernel
+def _put_n(x: int32[M], s: stream[int32], q: int32[M], n: int32):
+    for i in range(n):
+        s.put(x[i])
+    for i2 in range(M):
+        q[i2] = x[i2] * 3
+
+
+@kernel
+def _reverse(q: int32[M], r: int32[M]):
+    for j in range(M):
+        r[j] = q[M - 1 - j] - j
+
+
+@kernel
+def _get_n(s: stream[int32], r: int32[M], y: int32[M], n: int32):
+    for k in range(n):
+        y[k] = s.get() + r[M - 1 - k]
+
+
+@kernel
+def mixed_diamond_n(x: int32[M], y: int32[M], n: int32):
+    """mixed_diamond with n elements (a parameter) on the FIFO: it cannot be sized."""
+    s = stream[int32, 2]()
+    q: int32[M] = 0
+    r: int32[M] = 0
+    _put_n(x, s, q, n)
+    _reverse(q, r)
+    _get_n(s, r, y, n)
+
+
 def _each_loop_pipelined(k, loops: str, dataflow: str = "ap_ctrl_hs"):
     s = vichls.customize(k)
     for loop in loops:
@@ -247,6 +294,7 @@ OVERLAP_SCHEDULES = {
     "chain5_fifo": lambda: _each_loop_pipelined(chain5_fifo, "ijkmn", "ap_ctrl_chain"),
     "skip_pingpong": lambda: vichls.customize(skip_pingpong).dataflow(),
     "slow_into_deep": lambda: _each_loop_pipelined(slow_into_deep, "ij"),
+    "mixed_diamond": lambda: _each_loop_pipelined(mixed_diamond, "ijn"),
     # a FIFO into a task of two loop nests (the first gets, the second does not)
     "shared_param": shared_param_schedule,
 }

@@ -28,6 +28,11 @@ on streams), and builds the top component:
 A fifo that bypasses other tasks (its consumer also depends on its producer through
 them) is deepened by the elements those tasks hold in flight, so that the producer can run
 ahead while they fill (a pipeline that stalls does not drain; see structural/insert_stall.py).
+When that path goes through a pingpong channel, the consumer starts a call only after the
+producer has finished it: the fifo holds whole calls, one per channel on the longest path
+(a fifo whose element count is not a constant cannot be sized, and is refused there). A
+fifo whose two tasks would otherwise move its elements in lock step across calls is
+deepened so that neither waits on the other (``_decoupling``).
 
 The report of a dataflow design adds ``dataflow``: the tasks (module, latency, interval,
 loops, resources, timing), the channels (kind, depth or banks, producer, consumer), the
@@ -269,8 +274,25 @@ def _fifo_depths(tasks, channels, compiled, counts=None) -> dict[SSAValue, int]:
         detours = [best[p] for p in graph_.predecessors(dst) if p in best]
         return max(detours) if detours else None
 
+    pingpong_edges = {(ch.producer.data, ch.consumer.data) for ch in channels
+                      if ch.kind.data == "pingpong"}
+
+    def waits_for_the_end(src: str, dst: str) -> bool:
+        """Whether a path src -> ... -> dst goes through a ping-pong buffer: then dst
+        starts a call only after src has finished it (a ping-pong's consumer starts when
+        its producer has ended), and a FIFO from src to dst must hold all its elements."""
+        through: dict[str, bool] = {src: False}  # reached from src, through a ping-pong
+        for node in order[order.index(src) + 1:]:
+            flags = [through[p] or (p, node) in pingpong_edges
+                     for p in graph_.predecessors(node) if p in through]
+            if flags:
+                through[node] = any(flags)
+        return through.get(dst, False)
+
     slowest = max((design.report["latency"]["min"] or 0 for _, design in compiled.values()),
                   default=0)
+    hops = longest_paths(tasks, channels)
+    index = {t.task_name.data: i for i, t in enumerate(tasks)}
     depths = {}
     for ch in channels:
         if ch.kind.data != "fifo":
@@ -281,7 +303,24 @@ def _fifo_depths(tasks, channels, compiled, counts=None) -> dict[SSAValue, int]:
             depth = max(depth, detour + 2)
             ch.attributes["bypass"] = StringAttr(f"holds {detour} elements in flight")
         count = _constant((counts or {}).get(ch.result))
-        if count is not None:  # calls overlap: the tasks do not wait on each other
+        if waits_for_the_end(ch.producer.data, ch.consumer.data):
+            if count is None:
+                raise FpgaError(
+                    f"s.dataflow(): '{ch.channel_name.data}' goes from task "
+                    f"'{ch.producer.data}' to task '{ch.consumer.data}' in order (a FIFO), but "
+                    f"'{ch.consumer.data}' also waits, through a ping-pong buffer, for "
+                    f"'{ch.producer.data}' to finish: the FIFO would have to hold every "
+                    "element of a call, and their number is not a constant: give the other "
+                    "path FIFOs (local arrays read in the order they are written), or make "
+                    "this channel a ping-pong buffer (a local array read in another order)",
+                    ch.location)
+            # a whole call: the consumer starts after it; and in steady state, one per
+            # channel on the longest path between the two tasks (the consumer starts a
+            # call that many intervals after the producer: pingpong_banks)
+            calls = max(1, hops[index[ch.producer.data]][index[ch.consumer.data]] or 1)
+            depth = max(depth, calls * count + 2)
+            ch.attributes["bypass"] = StringAttr(f"holds {calls} calls")
+        elif count is not None:  # calls overlap: the tasks do not wait on each other
             depth += _decoupling(ch, count, compiled, slowest)
         depths[ch.result] = depth
     return depths
