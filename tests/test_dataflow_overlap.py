@@ -126,9 +126,12 @@ def test_task_queues_grow_along_the_chain(designs):
 
 
 @pytest.mark.parametrize("name", ["chain5_pingpong", "skip_pingpong"])
-def test_the_verilog_lints_clean_and_is_deterministic(designs, name):
+def test_the_verilog_lints_clean_synthesizes_and_is_deterministic(designs, name):
     from vichls.flows.lint import lint_verilog
+    from vichls.flows.synth import synth_check
 
     design = designs[name]
     assert lint_verilog(design.verilog, design.top) == []
+    report = synth_check(design.verilog, design.top)  # (queues of several calls, 4 banks)
+    assert report.ok and report.latches == 0 and report.comb_loops == 0, report.log[-2000:]
     assert OVERLAP_SCHEDULES[name]().build("fpga").verilog == design.verilog
