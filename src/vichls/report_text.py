@@ -34,7 +34,8 @@ Assumptions and conventions:
 - Interval: the top of a design that is not dataflow takes a new call the cycle after
   ``ap_done`` (``ap_ready`` pulses with ``ap_done``, docs/hardware-interface.md), so its
   interval is its latency + 1, as Vitis reports for ``ap_ctrl_hs``; a dataflow design's is
-  the report's ``dataflow.interval`` (its pipeline type is ``dataflow``).
+  the report's ``dataflow.interval`` (max: ``dataflow.interval_max``, when tasks may take
+  longer on some data; its pipeline type is ``dataflow``).
 - "Uncertainty" is the time the schedulers keep free in every cycle for clock-to-q, setup
   and the clock (``Device.register_reserve_ns``): Vitis's clock uncertainty plays the same
   part. "Estimated" is ``timing.estimated_ns``, the longest chained delay in one cycle
@@ -206,7 +207,8 @@ def _interval(report: dict) -> tuple[int | None, int | None, str]:
     """(min, max, pipeline type) of the design's interval between calls."""
     if "dataflow" in report:
         interval = report["dataflow"].get("interval")
-        return interval, interval, "dataflow"
+        longest = report["dataflow"].get("interval_max", interval)
+        return interval, longest, "dataflow"
     lat = report["latency"]
     return (None if lat["min"] is None else lat["min"] + 1,
             None if lat["max"] is None else lat["max"] + 1, "no")

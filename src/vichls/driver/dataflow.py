@@ -771,6 +771,7 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
             flushed=frozenset(), banks=None, controls=None) -> dict:
     task_entries = []
     latency_of: dict[str, int | None] = {}
+    longest_of: dict[str, int | None] = {}  # the tasks' longest latencies
     loops, warnings = [], []
     resources, operators = Counter(), Counter()
     for task in tasks:
@@ -778,6 +779,7 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
         name = task.task_name.data
         rep = design.report
         latency_of[name] = rep["latency"]["min"]
+        longest_of[name] = rep["latency"]["max"]
         task_entries.append({"name": name, "module": component.sym_name.data,
                              "latency": rep["latency"]["min"],
                              "interval": _task_interval(rep["latency"]["min"]),
@@ -820,6 +822,13 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
     known = [v for v in latency_of.values() if v is not None]
     bottleneck = max(latency_of, key=lambda n: latency_of[n] or 0) if known else None
     latency = _call_latency(tasks, channels, latency_of)
+    if flushed:  # a call starts when the one before has ended (the FIFOs emptied)
+        interval = None if latency is None else latency + 1
+    elif len(known) == len(latency_of) and bottleneck is not None:
+        # the bottleneck task's: in steady state every task takes a call per interval
+        interval = _task_interval(latency_of[bottleneck])
+    else:
+        interval = None  # (unknown when some task's latency is)
     port_entries = [{"name": op.port_name.data, "direction": op.direction.data,
                      "width": op.result.type.width.data}
                     for op in top_component.body.block.ops if isinstance(op, st.PortOp)]
@@ -852,10 +861,11 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
             "bottleneck": bottleneck,
             # the bottleneck task's: every task runs a call per interval in steady state
             # (with a FIFO emptied between calls, a call starts when the one before ended)
-            "interval": (None if latency is None else latency + 1) if flushed
-            # (unknown when some task's latency is)
-            else _task_interval(latency_of[bottleneck]) if len(known) == len(latency_of)
-            else None,
+            "interval": interval,
+            # the most it can be when tasks take longer on some data (None: unbounded)
+            "interval_max": None if interval is None or flushed
+            or any(v is None for v in longest_of.values())
+            else max(interval, max(_task_interval(v) for v in longest_of.values())),
         },
     }
 
