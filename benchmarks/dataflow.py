@@ -12,7 +12,12 @@ Designs, int32, N = 1024:
   two ports): it must run at the consumer's rate, and the report must name the consumer as
   the bottleneck;
 - consecutive calls: three back-to-back calls of a two-task design connected by a
-  ping-pong buffer, against three times one call.
+  ping-pong buffer, against three times one call;
+- chains of five tasks run back to back (six calls): five loops pipelined at II=1 on
+  ping-pong buffers (each reads its input reversed), and a tiny quantized CNN whose five
+  layers (convolution, ReLU, max-pool, dense, argmax) are sub-kernels. For each, the
+  interval measured between calls in steady state next to the report's interval, the
+  bottleneck task's latency and the latency of one call (the whole chain).
 
 Every design is compiled (timed), simulated in one Verilator build, and checked bit for
 bit against its Python call before its cycles are printed.
@@ -27,11 +32,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # when run as a script
 
+import numpy as np  # noqa: E402
+
 import vichls  # noqa: E402
 from benchmarks.measure import example, measure  # noqa: E402
-from vichls import int32, kernel, stream  # noqa: E402
+from vichls import int8, int32, kernel, stream  # noqa: E402
 
 N = 1024
+CALLS = 6  # back-to-back calls of the chains
 
 
 _example = example("dataflow.py")
@@ -85,6 +93,104 @@ def pingpong_pair(x: int32[N], y: int32[N], c: int32):
         y[j] = a[N - 1 - j] + j
 
 
+@kernel
+def chain5(x: int32[N], y: int32[N], c: int32):
+    """Five tasks on four ping-pong buffers (each reads its input reversed)."""
+    a: int32[N] = 0
+    b: int32[N] = 0
+    d: int32[N] = 0
+    e: int32[N] = 0
+    for i in range(N):
+        a[i] = x[i] * c
+    for j in range(N):
+        b[j] = a[N - 1 - j] + j
+    for k in range(N):
+        d[k] = b[N - 1 - k] ^ c
+    for m in range(N):
+        e[m] = d[N - 1 - m] - m
+    for n in range(N):
+        y[n] = e[N - 1 - n] + c
+
+
+# a tiny quantized CNN: 10x10 int8 image, 4 3x3 filters, ReLU, 2x2 max-pool, 64 -> 10
+# dense, argmax; the weights are constants of the design
+_weights = np.random.default_rng(7)
+CONV_W = vichls.const(_weights.integers(-8, 8, (4, 3, 3)), int8)
+DENSE_W = vichls.const(_weights.integers(-8, 8, (10, 64)), int8)
+
+
+@kernel
+def conv_layer(img: int8[10, 10], conv: int32[4, 8, 8]):
+    for co in range(4):
+        for h in range(8):
+            for w in range(8):
+                acc: int32 = 0
+                for kh in range(3):
+                    for kw in range(3):
+                        acc += int32(img[h + kh, w + kw]) * int32(CONV_W[co, kh, kw])
+                conv[co, h, w] = acc >> 2
+
+
+@kernel
+def relu_layer(conv: int32[4, 8, 8], act: int32[4, 8, 8]):
+    for c in range(4):
+        for h in range(8):
+            for w in range(8):
+                act[c, h, w] = max(conv[c, h, w], 0)
+
+
+@kernel
+def pool_layer(act: int32[4, 8, 8], pool: int32[64]):
+    for c in range(4):
+        for ph in range(4):
+            for pw in range(4):
+                pool[c * 16 + ph * 4 + pw] = max(
+                    max(act[c, 2 * ph, 2 * pw], act[c, 2 * ph, 2 * pw + 1]),
+                    max(act[c, 2 * ph + 1, 2 * pw], act[c, 2 * ph + 1, 2 * pw + 1]))
+
+
+@kernel
+def dense_layer(pool: int32[64], scores: int32[10]):
+    for o in range(10):
+        s: int32 = 0
+        for i in range(64):
+            s += pool[i] * int32(DENSE_W[o, i])
+        scores[o] = s
+
+
+@kernel
+def argmax_layer(scores: int32[10], label: int32[1]):
+    best: int32 = 0
+    for k in range(1, 10):
+        if scores[k] > scores[best]:
+            best = k
+    label[0] = best
+
+
+@kernel
+def tiny_cnn(img: int8[10, 10], label: int32[1]):
+    conv: int32[4, 8, 8] = 0
+    act: int32[4, 8, 8] = 0
+    pool: int32[64] = 0
+    scores: int32[10] = 0
+    conv_layer(img, conv)
+    relu_layer(conv, act)
+    pool_layer(act, pool)
+    dense_layer(pool, scores)
+    argmax_layer(scores, label)
+
+
+def cnn_schedule():
+    s = vichls.customize(tiny_cnn)
+    for layer, loop in ((conv_layer, "w"), (relu_layer, "w"), (pool_layer, "pw"),
+                        (dense_layer, "i")):
+        s.compose(vichls.customize(layer).pipeline(loop))
+    return s.dataflow()
+
+
+CHAINS = ("5-task chain, dataflow", "tiny CNN, 5 layer tasks")
+
+
 def designs():
     stages = vichls.customize(three_stages).pipeline("i").pipeline("j").pipeline("k")
     assert _example["N"] == N
@@ -98,6 +204,9 @@ def designs():
         ("3 kernels on streams, dataflow", kernels.dataflow()),
         ("II 1 -> II 2, dataflow", vichls.customize(uneven).pipeline("i").pipeline("j").dataflow()),
         ("ping-pong pair, dataflow", pair),
+        (CHAINS[0], vichls.customize(chain5).pipeline("i").pipeline("j").pipeline("k")
+         .pipeline("m").pipeline("n").dataflow()),
+        (CHAINS[1], cnn_schedule()),
     ]
 
 
@@ -139,6 +248,25 @@ def main() -> int:
     print(f"  ping-pong pair: 3 back-to-back calls {repeated.cycles} cycles vs 3 x one call "
           f"{3 * one} ({3 * one / repeated.cycles:.2f}x from overlapping calls); done edges "
           f"{repeated.done_edges}")
+    print(f"\nchains, {CALLS} back-to-back calls (results checked against Python after the "
+          "last call):")
+    print(f"  {'design':<26} {'measured interval':>17} {'report interval':>15} "
+          f"{'bottleneck latency':>18} {'one call':>8}  bit-exact")
+    for name in CHAINS:
+        row = next(r for r in rows if r.name == name)
+        repeated = model.run_repeated(row.tag, copy_args(row.args), CALLS, max_cycles=10_000_000)
+        want = copy_args(row.args)
+        for _ in range(CALLS):
+            row.kernel(*want)
+        exact = all((repeated.arrays[p.name] == w).all()
+                    for p, w in zip(row.kernel.signature.params, want) if p.is_array)
+        if not exact:
+            wrong.append(f"{name} ({CALLS} calls)")
+        df = row.report["dataflow"]
+        bottleneck = next(t["latency"] for t in df["tasks"] if t["name"] == df["bottleneck"])
+        gaps = [b - a for a, b in zip(repeated.done_edges, repeated.done_edges[1:])]
+        print(f"  {name:<26} {gaps[-1]:>17} {df['interval']:>15} {bottleneck:>18} "
+              f"{row.cycles:>8}  {'yes' if exact else 'NO'}   (gaps {gaps})")
     if wrong:
         print(f"results differ from Python: {', '.join(wrong)}", file=sys.stderr)
         return 1

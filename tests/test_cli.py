@@ -2,6 +2,7 @@
 the .mlir package round trip, `vichls sim`, and user errors."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -116,6 +117,16 @@ def test_module_level_schedule_applies(tmp_path, capsys):
     capsys.readouterr()
     assert main(["sim", str(banked), "--runs", "3"]) == 0
     assert "3 runs, 0 mismatches" in capsys.readouterr().out
+
+
+def test_sim_of_a_dataflow_design_runs_calls_back_to_back(capsys):
+    example = Path(__file__).resolve().parent.parent / "examples" / "dataflow.py"
+    assert main(["sim", str(example), "--runs", "2"]) == 0
+    out = capsys.readouterr().out
+    line = next(ln for ln in out.splitlines() if "back to back" in ln)
+    measured, reported = re.search(r"a call every (\d+) cycles \(the report says (\d+)\)",
+                                   line).groups()
+    assert "results agree" in line and measured == reported
 
 
 def test_sim_stops_a_reference_that_never_finishes(tmp_path, capsys):

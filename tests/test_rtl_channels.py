@@ -80,22 +80,25 @@ def test_fifo_simulation(tmp_path):
     )
 
 
-PINGPONG_PARAMETERS = {"WIDTH": 16, "WORDS": 6, "AW": 3}
-
-
-def test_pingpong_simulation(tmp_path):
+@pytest.mark.parametrize("banks", [2, 3])
+def test_pingpong_simulation(tmp_path, banks):
+    parameters = {"WIDTH": 16, "WORDS": 6, "AW": 3, "BANKS": banks}
     simulate(
         tmp_path,
         [TEMPLATES / "vichls_pingpong.v"],
         "vichls_pingpong",
         "pingpong_bench",
-        parameters=PINGPONG_PARAMETERS,
-        env={f"CHANNELS_PINGPONG_{k}": str(v) for k, v in PINGPONG_PARAMETERS.items()},
+        parameters=parameters,
+        env={f"CHANNELS_PINGPONG_{k}": str(v) for k, v in parameters.items()},
     )
 
 
 def test_task_ctrl_simulation(tmp_path):
-    simulate(tmp_path, [TEMPLATES / "vichls_task_ctrl.v"], "vichls_task_ctrl", "task_ctrl_bench")
+    # a queue of three calls (its slots wrap around, not a power of two), four kept
+    parameters = {"DEPTH": 3, "KEEP": 4, "ARGW": 8}
+    simulate(tmp_path, [TEMPLATES / "vichls_task_ctrl.v"], "vichls_task_ctrl", "task_ctrl_bench",
+             parameters=parameters,
+             env={f"CHANNELS_TASK_CTRL_{k}": str(v) for k, v in parameters.items()})
 
 
 # -- lint --------------------------------------------------------------------------------------
@@ -104,9 +107,11 @@ def test_task_ctrl_simulation(tmp_path):
 LINT_PARAMETERS = {
     "vichls_fifo": [{}, {"DEPTH": 1}, {"DEPTH": 3, "WIDTH": 1}, {"DEPTH": 5}, {"DEPTH": 16}, {"DEPTH": 17}],
     "vichls_pingpong": [
-        {}, {"WORDS": 1, "AW": 1}, {"WORDS": 5, "AW": 3, "WIDTH": 1}, {"WORDS": 1024, "AW": 10}
+        {}, {"WORDS": 1, "AW": 1}, {"WORDS": 5, "AW": 3, "WIDTH": 1}, {"WORDS": 1024, "AW": 10},
+        {"BANKS": 3}, {"BANKS": 4, "WORDS": 5, "AW": 3, "WIDTH": 1}, {"BANKS": 5, "WORDS": 1024, "AW": 10},
     ],
-    "vichls_task_ctrl": [{}],
+    "vichls_task_ctrl": [{}, {"DEPTH": 1, "KEEP": 1}, {"DEPTH": 3, "KEEP": 9, "ARGW": 40},
+                         {"DEPTH": 4, "KEEP": 4}, {"DEPTH": 8, "KEEP": 3, "ARGW": 2}],
 }
 
 

@@ -190,6 +190,26 @@ def test_repeated_calls_overlap_when_ready_comes_before_done(model):
             assert res.done_edges == sorted(set(res.done_edges))
 
 
+def test_repeated_calls_with_their_own_scalars(model):
+    values = list(range(-6, 6))
+    ks = [(-1) ** c * (c + 2) for c in range(10)]
+    for throttle in (False, True):
+        x, y = _pair(int32, values, int16)
+        rx, ry = _pair(int32, values, int16)
+        for k in ks:
+            affine_ref(rx, ry, k)
+        res = model.run_repeated("affine", (x, y, 0), times=10, throttle=throttle,
+                                 scalars=[{"k": k} for k in ks])
+        assert res.streams["y"] == list(ry) and list(y) == list(ry)
+    # a block that takes a call at every edge: the last call's value is returned
+    res = model.run_repeated("seven", (0,), times=4, scalars=[{"x": v} for v in (5, 1, 2, 6)])
+    assert res.done_edges == [0, 1, 2, 3] and res.ret == 6 - 7
+    with pytest.raises(ValueError, match="3 sets of scalars for 4 calls"):
+        model.run_repeated("seven", (0,), times=4, scalars=[{"x": 1}] * 3)
+    with pytest.raises(ValueError, match=r"\['z'\] are not scalar parameters"):
+        model.run_repeated("seven", (0,), times=1, scalars=[{"z": 1}])
+
+
 def test_repeated_calls_of_a_design_that_does_not_overlap(model):
     x, y = _pair(int32, range(20))
     rx, ry = _pair(int32, range(20))

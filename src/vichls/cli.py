@@ -158,13 +158,14 @@ def cmd_compile(args) -> int:
     if df:
         interval = df.get("interval")
         print(f"  dataflow:  {len(df['tasks'])} tasks, {len(df['channels'])} channels"
-              + (f"; a call every {interval} cycles at best, bottleneck task "
+              + (f"; a call every {interval} cycles in steady state, bottleneck task "
                  f"'{df['bottleneck']}'" if interval is not None else ""))
         for task in df["tasks"]:
             cycles = "data-dependent" if task["latency"] is None else f"{task['latency']} cycles"
             print(f"    task     {task['name']} (module {task['module']}): {cycles}")
         for ch in df["channels"]:
-            size = f"depth {ch['depth']}" if ch["kind"] == "fifo" else f"2 x {ch['words']} words"
+            size = (f"depth {ch['depth']}" if ch["kind"] == "fifo"
+                    else f"{ch.get('banks', 2)} x {ch['words']} words")
             emptied = ("; emptied between calls (the producer may put more elements than the "
                        "consumer gets), so calls do not overlap"
                        if ch.get("emptied_between_calls") else "")
@@ -262,7 +263,50 @@ def cmd_sim(args) -> int:
           + (f", {skipped} inputs skipped (reference index out of range)" if skipped else "")
           + f" (seed {args.seed})")
     print(f"  cycles: min {min(cycles)}, mean {sum(cycles) / len(cycles):.1f}, max {max(cycles)}")
+    if "dataflow" in design.report and not any(p.is_stream for p in sig.params):
+        mismatches += _sim_back_to_back(args, model, sig, design.report, reference, runs[0][0])
     return 1 if mismatches else 0
+
+
+#: back-to-back calls of a dataflow design that ``vichls sim`` runs
+BACK_TO_BACK_CALLS = 6
+
+
+def _sim_back_to_back(args, model, sig, report, reference, inputs) -> int:
+    """Run the first inputs BACK_TO_BACK_CALLS times back to back (a dataflow design takes
+    a call before it is done), check the last call's results against as many Python calls,
+    and print the interval measured between the last two calls next to the report's.
+    Returns 1 on a mismatch."""
+    from vichls.frontend.reference import ReferenceStepLimit
+    from vichls.inputs import copy_args
+    from vichls.results import differences
+
+    work = copy_args(inputs)
+    try:
+        with time_limit(args.reference_timeout):
+            for _ in range(BACK_TO_BACK_CALLS):
+                ret = reference(*work)
+    except (IndexError, TimeLimitExceeded, ReferenceStepLimit):
+        # what a call leaves in its arrays took the next out of the kernel's domain
+        print("  back to back: not run (the Python calls one after the other did not finish)")
+        return 0
+    expected = (ret, {p.name: a for p, a in zip(sig.params, work) if p.is_array})
+    try:
+        res = model.run_repeated(sig.name, copy_args(inputs), BACK_TO_BACK_CALLS,
+                                 max_cycles=args.max_cycles * BACK_TO_BACK_CALLS)
+    except VichlsError as e:
+        raise VichlsError(f"simulating '{sig.name}' back to back failed: {e.message}",
+                          args.file) from None
+    diffs = differences(expected, (res.ret, res.arrays))
+    measured = res.done_edges[-1] - res.done_edges[-2]
+    reported = report["dataflow"].get("interval")
+    print(f"  back to back: {BACK_TO_BACK_CALLS} calls, "
+          + ("MISMATCH" if diffs else "results agree")
+          + f"; a call every {measured} cycles (the report says "
+          + (f"{reported})" if reported is not None else "nothing: a latency is unknown)"))
+    for d in diffs[:5]:
+        print(f"    {d}")
+    return 1 if diffs else 0
 
 
 # -- fuzz ------------------------------------------------------------------------------------------------

@@ -34,7 +34,8 @@ Assumptions and conventions:
 - Interval: the top of a design that is not dataflow takes a new call the cycle after
   ``ap_done`` (``ap_ready`` pulses with ``ap_done``, docs/hardware-interface.md), so its
   interval is its latency + 1, as Vitis reports for ``ap_ctrl_hs``; a dataflow design's is
-  the report's ``dataflow.interval`` (its pipeline type is ``dataflow``).
+  the report's ``dataflow.interval`` (max: ``dataflow.interval_max``, when tasks may take
+  longer on some data; its pipeline type is ``dataflow``).
 - "Uncertainty" is the time the schedulers keep free in every cycle for clock-to-q, setup
   and the clock (``Device.register_reserve_ns``): Vitis's clock uncertainty plays the same
   part. "Estimated" is ``timing.estimated_ns``, the longest chained delay in one cycle
@@ -206,7 +207,8 @@ def _interval(report: dict) -> tuple[int | None, int | None, str]:
     """(min, max, pipeline type) of the design's interval between calls."""
     if "dataflow" in report:
         interval = report["dataflow"].get("interval")
-        return interval, interval, "dataflow"
+        longest = report["dataflow"].get("interval_max", interval)
+        return interval, longest, "dataflow"
     lat = report["latency"]
     return (None if lat["min"] is None else lat["min"] + 1,
             None if lat["max"] is None else lat["max"] + 1, "no")
@@ -254,8 +256,8 @@ def _instances(report: dict) -> list[str]:
     rows = []
     for task in report["dataflow"]["tasks"]:
         latency = task.get("latency")
-        # as the design's interval counts it: the bottleneck task's latency
-        interval = latency
+        # a task starts a call one cycle after its done at the soonest
+        interval = task.get("interval", None if latency is None else latency + 1)
         rows.append([task["name"], task["module"], _value(latency), _value(latency),
                      absolute_time(latency, period), absolute_time(latency, period),
                      _value(interval), _value(interval), "no"])
@@ -264,7 +266,8 @@ def _instances(report: dict) -> list[str]:
     if channels:
         rows = []
         for ch in channels:
-            size = f"depth {ch['depth']}" if ch["kind"] == "fifo" else f"{ch.get('words', '?')} words"
+            size = (f"depth {ch['depth']}" if ch["kind"] == "fifo"
+                    else f"{ch.get('banks', 2)} x {ch.get('words', '?')} words")
             rows.append([ch["name"], ch["kind"], size, _value(ch.get("width")),
                          ch["producer"], ch["consumer"]])
         lines += ["", "* Channels: "]
@@ -272,7 +275,7 @@ def _instances(report: dict) -> list[str]:
                          ("", "Bits", ">"), ("", "Producer", "<"), ("", "Consumer", "<")], rows)
     bottleneck = report["dataflow"].get("bottleneck")
     if bottleneck is not None:
-        lines.append(f"* Bottleneck: {bottleneck} (its latency sets the interval)")
+        lines.append(f"* Bottleneck: {bottleneck} (its interval is the design's)")
     return lines
 
 

@@ -1,5 +1,6 @@
 """Kernels of the dataflow tests (tests/test_dataflow*.py, benchmarks/dataflow.py): tasks
-from loop nests and calls, FIFO and ping-pong channels, a bypass, stages of different IIs.
+from loop nests and calls, FIFO and ping-pong channels, a bypass, stages of different IIs,
+chains of five tasks and a skip connection for back-to-back calls.
 Each ``*_schedule()`` gives the directives the tests build them with."""
 
 from __future__ import annotations
@@ -155,4 +156,145 @@ DATAFLOW_SCHEDULES = {
     "with_scalars": with_scalars_schedule,
     "shared_param": shared_param_schedule,
     "stream_pipe": stream_pipe_schedule,
+}
+
+
+# -- chains for back-to-back calls (tests/test_dataflow_overlap.py, benchmarks/dataflow.py) --
+
+M = 32
+
+
+@kernel
+def chain5_pingpong(x: stream[int32], y: stream[int32], c: int32, e: int32):
+    """Five tasks, each reading its input array reversed (four ping-pong channels); the
+    third reads two words per element (the slowest); scalars in four tasks, two in one."""
+    a: int32[M] = 0
+    b: int32[M] = 0
+    d: int32[M] = 0
+    f: int32[M] = 0
+    for i in range(M):
+        a[i] = x.get() * c
+    for j in range(M):
+        b[j] = a[M - 1 - j] + j * e
+    for k in range(M):
+        d[k] = (b[M - 1 - k] * c) ^ (b[k] >> 3)
+    for m in range(M):
+        f[m] = d[M - 1 - m] - m
+    for n in range(M):
+        y.put(f[M - 1 - n] + c - e)
+
+
+@kernel
+def chain5_fifo(x: stream[int32], y: stream[int32], c: int32, e: int32):
+    """The same five tasks reading their input arrays in order (four FIFOs)."""
+    a: int32[M] = 0
+    b: int32[M] = 0
+    d: int32[M] = 0
+    f: int32[M] = 0
+    for i in range(M):
+        a[i] = x.get() * c
+    for j in range(M):
+        b[j] = a[j] + j * e
+    for k in range(M):
+        d[k] = (b[k] * c) ^ (b[k] >> 3)
+    for m in range(M):
+        f[m] = d[m] - m
+    for n in range(M):
+        y.put(f[n] + c - e)
+
+
+@kernel
+def skip_pingpong(x: int32[M], y: int32[M], c: int32):
+    """A -> B -> C -> D and A -> D, all ping-pong: the channel A -> D bypasses two tasks
+    (D starts a call two calls after A), so it needs more than two banks."""
+    a: int32[M] = 0
+    s: int32[M] = 0
+    b: int32[M] = 0
+    d: int32[M] = 0
+    for i in range(M):
+        a[i] = x[i] * c
+        s[i] = x[i] + c
+    for j in range(M):
+        b[j] = a[M - 1 - j] + j
+    for k in range(M):
+        d[k] = b[M - 1 - k] ^ c
+    for n in range(M):
+        y[n] = d[M - 1 - n] + s[M - 1 - n]
+
+
+@kernel
+def slow_into_deep(x: int32[M], w: int32[M], y: int32[M], d: int32):
+    """A producer at II=2 (three reads of w on two ports) feeding, through a FIFO, a deep
+    pipeline (a divider) at II=1: in lock step a call of the pair would take the
+    producer's span and the consumer's drain, more than either task, so the FIFO is
+    deepened to let the producer run a call ahead."""
+    a: int32[M] = 0
+    for i in range(M):
+        a[i] = x[i] + w[i] + w[(i + 1) % M] + w[(i + 2) % M]
+    for j in range(M):
+        y[j] = a[j] // d
+
+
+@kernel
+def mixed_diamond(x: int32[M], y: int32[M], c: int32):
+    """A -> D by a FIFO (p, read in order), A -> B -> D by ping-pong buffers: D starts a
+    call after A has finished it, so the FIFO holds whole calls (it deadlocked at depth 4)."""
+    p: int32[M] = 0
+    q: int32[M] = 0
+    r: int32[M] = 0
+    for i in range(M):
+        p[i] = x[i] + c
+        q[i] = x[i] * c
+    for j in range(M):
+        r[j] = q[M - 1 - j] - j
+    for n in range(M):
+        y[n] = p[n] + r[M - 1 - n]
+
+
+@kernel
+def _put_n(x: int32[M], s: stream[int32], q: int32[M], n: int32):
+    for i in range(n):
+        s.put(x[i])
+    for i2 in range(M):
+        q[i2] = x[i2] * 3
+
+
+@kernel
+def _reverse(q: int32[M], r: int32[M]):
+    for j in range(M):
+        r[j] = q[M - 1 - j] - j
+
+
+@kernel
+def _get_n(s: stream[int32], r: int32[M], y: int32[M], n: int32):
+    for k in range(n):
+        y[k] = s.get() + r[M - 1 - k]
+
+
+@kernel
+def mixed_diamond_n(x: int32[M], y: int32[M], n: int32):
+    """mixed_diamond with n elements (a parameter) on the FIFO: it cannot be sized."""
+    s = stream[int32, 2]()
+    q: int32[M] = 0
+    r: int32[M] = 0
+    _put_n(x, s, q, n)
+    _reverse(q, r)
+    _get_n(s, r, y, n)
+
+
+def _each_loop_pipelined(k, loops: str, dataflow: str = "ap_ctrl_hs"):
+    s = vichls.customize(k)
+    for loop in loops:
+        s.pipeline(loop)
+    return s.dataflow(interface=dataflow)
+
+
+OVERLAP_SCHEDULES = {
+    "chain5_pingpong": lambda: _each_loop_pipelined(chain5_pingpong, "ijkmn"),
+    "chain5_fifo": lambda: _each_loop_pipelined(chain5_fifo, "ijkmn", "ap_ctrl_chain"),
+    "skip_pingpong": lambda: vichls.customize(skip_pingpong).dataflow(),
+    "slow_into_deep": lambda: _each_loop_pipelined(slow_into_deep, "ij"),
+    "mixed_diamond": lambda: _each_loop_pipelined(mixed_diamond, "ijn"),
+    # a FIFO into a task of two loop nests (the first gets, the second does not)
+    "shared_param": shared_param_schedule,
 }

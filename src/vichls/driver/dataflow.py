@@ -5,26 +5,43 @@ transforms/graph/infer_streams.py), compiles every distinct task function with t
 end (vichls.driver.component.compile_component, in task mode: ap_ctrl_chain, latched scalars, stalls
 on streams), and builds the top component:
 
-- one instance per task, one ``vichls_task_ctrl`` per task (its pending call and its count
-  of finished calls), one ``vichls_fifo`` per fifo channel and one ``vichls_pingpong`` per
-  pingpong channel (rtl_templates/);
+- one instance per task, one ``vichls_task_ctrl`` per task (its queue of calls to start,
+  with their scalar arguments, and its count of finished calls), one ``vichls_fifo`` per
+  fifo channel and one ``vichls_pingpong`` per pingpong channel (rtl_templates/);
 - the kernel's ports (ap_ctrl_hs, in the contract's order) wired to the task that uses each
-  parameter; scalar inputs are held for tasks that start after the top took the call;
-- the top takes a call when no task still has one to start (``ap_ready``), so consecutive
-  calls overlap (with ``s.dataflow(interface="ap_ctrl_chain")`` the top also has
-  ``ap_continue``: its ``ap_done`` stays high until then): a task starts its next call as soon as it is free and its channels allow
-  (a pingpong's consumer needs a full bank, its producer a free one); ``ap_done`` pulses
-  when every task has finished the oldest call;
+  parameter; a task's scalar inputs come from its queue, so each call it starts sees the
+  values the top took with that call;
+- the top takes a call (``ap_ready``) when every task's queue has room; queues are sized
+  by the task's place in the graph (``call_queues``), so in steady state only the first
+  tasks' queues (one call) hold it back, and a chain of any length takes a call per
+  interval of its slowest task. A task starts its oldest queued call as soon as it is free
+  and its channels allow (a pingpong's consumer needs a full bank, its producer a free
+  one); calls finish in order: ``ap_done`` pulses when every task has finished the oldest
+  call (with ``s.dataflow(interface="ap_ctrl_chain")`` the top also has ``ap_continue``:
+  its ``ap_done`` stays high until then);
+- a pingpong channel has two banks, one more per further channel on the longest path from
+  its producer to its consumer (``pingpong_banks``): a channel that bypasses tasks holds a
+  bank for every call in flight between its two ends;
 - ``vichls_stalled``: high while some task waits on a stream and no task can move, which
   the simulation harness watches to report a deadlock.
 
 A fifo that bypasses other tasks (its consumer also depends on its producer through
 them) is deepened by the elements those tasks hold in flight, so that the producer can run
 ahead while they fill (a pipeline that stalls does not drain; see structural/insert_stall.py).
+When that path goes through a pingpong channel, the consumer starts a call only after the
+producer has finished it: the fifo holds whole calls, one per channel on the longest path
+(a fifo whose element count is not a constant cannot be sized, and is refused there). A
+fifo whose two tasks would otherwise move its elements in lock step across calls is
+deepened so that neither waits on the other (``_decoupling``).
 
-The report of a dataflow design adds ``dataflow``: the tasks (module, latency, loops,
-resources, timing), the channels (kind, depth, producer, consumer) and the bottleneck, the
-task with the longest latency, which sets the interval between calls.
+The report of a dataflow design adds ``dataflow``: the tasks (module, latency, interval,
+loops, resources, timing), the channels (kind, depth or banks, producer, consumer), the
+bottleneck (the task with the longest latency) and ``interval``, the cycles between calls
+in steady state: the bottleneck's latency + 1 (a task module takes its next call in the
+cycle after its done; it is not pipelined across calls), which is what a simulation of
+back-to-back calls measures (tests/test_dataflow_overlap.py). It is None when a task's
+latency is unknown; with a FIFO emptied between calls it is the estimated latency of a
+call + 1 (calls do not overlap).
 """
 
 from __future__ import annotations
@@ -33,7 +50,8 @@ from collections import Counter
 from math import ceil
 
 from xdsl.dialects import comb, func, hw, memref
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import (ArrayAttr, DictionaryAttr, IntegerAttr, IntegerType, ModuleOp,
+                                   StringAttr)
 from xdsl.ir import Block, Region, SSAValue
 
 from vichls import ports
@@ -97,17 +115,19 @@ def compile_dataflow(module: ModuleOp, clock_period_ns: float):
             component.sym_name = StringAttr(name)
             modules[key] = (component, component_design)
         compiled[task.task_name.data] = modules[key]
-    depths = _fifo_depths(tasks, channels, compiled)
     functions = {f.sym_name.data: f for f in work.ops if isinstance(f, func.FuncOp)}
-    flushed = _unbalanced_fifos(tasks, channels, functions)
-    builder = TopBuilder(signature, tasks, channels, compiled, depths, chain, flushed)
+    counts = _fifo_counts(tasks, channels, functions)
+    flushed = {v for v, count in counts.items() if count is None}
+    depths = _fifo_depths(tasks, channels, compiled, counts)
+    banks = pingpong_banks(tasks, channels)
+    builder = TopBuilder(signature, tasks, channels, compiled, depths, chain, flushed, banks)
     top_component = builder.build()
     for component, _ in modules.values():
         component.detach()
     design_module = ModuleOp([top_component] + [c for c, _ in modules.values()])
     verilog = emit_verilog(design_module)
     report = _report(signature, tasks, channels, compiled, depths, top_component, clock_period_ns,
-                     flushed)
+                     flushed, banks, builder.control_sizes)
     report["interface"]["block_control"] = "ap_ctrl_chain" if chain else "ap_ctrl_hs"
     partitions = {}
     for (t, k), p in builder.param_users.items():
@@ -151,12 +171,13 @@ def _task_requests(requests, task: graph.TaskOp, top: func.FuncOp, channels, wor
 # -- channels that a call may leave elements in -------------------------------------------------
 
 
-def _unbalanced_fifos(tasks, channels, functions) -> set[SSAValue]:
-    """The fifo channels whose producer is not sure to put, in every call, exactly as many
-    elements as its consumer gets (analysis/stream_counts.py). What a call leaves in such a
-    FIFO belongs to no later call (a new stream is empty at every call): the top empties
-    them between calls, so its calls do not overlap."""
-    out = set()
+def _fifo_counts(tasks, channels, functions) -> dict[SSAValue, dict | None]:
+    """Per fifo channel, the elements one call puts and gets (a polynomial of the kernel's
+    parameters, analysis/stream_counts.py), or None when the producer is not sure to put,
+    in every call, exactly as many elements as its consumer gets. What a call leaves in
+    such a FIFO belongs to no later call (a new stream is empty at every call): the top
+    empties them between calls, so its calls do not overlap."""
+    out = {}
     for ch in channels:
         if ch.kind.data != "fifo":
             continue
@@ -167,8 +188,7 @@ def _unbalanced_fifos(tasks, channels, functions) -> set[SSAValue]:
             k = next(k for k, v in enumerate(task.args) if v is ch.result)
             count = stream_count(callee, k, side, functions)
             counts.append(None if count is None else substitute(count, list(task.args)))
-        if counts[0] is None or counts[0] != counts[1]:
-            out.add(ch.result)
+        out[ch.result] = counts[0] if counts[0] is not None and counts[0] == counts[1] else None
     return out
 
 
@@ -185,7 +205,52 @@ def _in_flight(design) -> int:
     return held
 
 
-def _fifo_depths(tasks, channels, compiled) -> dict[SSAValue, int]:
+def _constant(count: dict | None) -> int | None:
+    """A count that does not depend on the kernel's parameters, else None."""
+    if count is None or any(term for term in count):
+        return None
+    return count.get((), 0)
+
+
+def _phases(design, count: int) -> tuple[int, int, bool]:
+    """(span, slack, known) of a task's call for a channel of ``count`` elements: the cycles
+    from its first to its last element, the cycles of the call outside them, and whether
+    the task is one loop of ``count`` iterations (an element per II, or per iteration of a
+    loop not pipelined). Any other task is taken to move the elements at one per cycle,
+    the shortest span and the longest slack."""
+    latency = design.report["latency"]["min"] or 0
+    loops = design.report["loops"]
+    per, known = 1, False
+    if len(loops) == 1 and loops[0].get("trip_count") == count:
+        loop = loops[0]
+        per = loop["ii"] if loop.get("pipelined") else loop.get("iteration_latency")
+        known = per is not None
+        per = per or 1
+    span = (count - 1) * per
+    return span, max(0, latency - span), known
+
+
+def _decoupling(ch, count: int, compiled, slowest: int) -> int:
+    """Elements a FIFO needs, beyond the two that stream one per cycle, so that neither of
+    its tasks waits on the other from one call to the next. With a shallow FIFO the two
+    move the elements in lock step: the producer cannot put the next call's elements while
+    the consumer spends the rest of its call elsewhere, nor the consumer get them while the
+    producer does, so a call of the pair takes the slower span and the longer slack, which
+    may be more than either task's latency. When that is no more than the slowest task's
+    latency (``slowest``; both tasks known, ``_phases``), nothing is needed; else the FIFO
+    holds what the producer puts during the consumer's slack and what the consumer gets
+    during the producer's (at most a call's elements)."""
+    if count <= 0:
+        return 0
+    p_span, p_slack, p_known = _phases(compiled[ch.producer.data][1], count)
+    c_span, c_slack, c_known = _phases(compiled[ch.consumer.data][1], count)
+    if p_known and c_known and max(p_span, c_span) + max(p_slack, c_slack) <= slowest:
+        return 0
+    p_per, c_per = max(1, p_span // max(1, count - 1)), max(1, c_span // max(1, count - 1))
+    return min(count, ceil(c_slack / p_per) + ceil(p_slack / c_per))
+
+
+def _fifo_depths(tasks, channels, compiled, counts=None) -> dict[SSAValue, int]:
     import networkx as nx  # (here: its import costs every compile a sixth of a second)
 
     graph_ = nx.DiGraph()
@@ -209,6 +274,25 @@ def _fifo_depths(tasks, channels, compiled) -> dict[SSAValue, int]:
         detours = [best[p] for p in graph_.predecessors(dst) if p in best]
         return max(detours) if detours else None
 
+    pingpong_edges = {(ch.producer.data, ch.consumer.data) for ch in channels
+                      if ch.kind.data == "pingpong"}
+
+    def waits_for_the_end(src: str, dst: str) -> bool:
+        """Whether a path src -> ... -> dst goes through a ping-pong buffer: then dst
+        starts a call only after src has finished it (a ping-pong's consumer starts when
+        its producer has ended), and a FIFO from src to dst must hold all its elements."""
+        through: dict[str, bool] = {src: False}  # reached from src, through a ping-pong
+        for node in order[order.index(src) + 1:]:
+            flags = [through[p] or (p, node) in pingpong_edges
+                     for p in graph_.predecessors(node) if p in through]
+            if flags:
+                through[node] = any(flags)
+        return through.get(dst, False)
+
+    slowest = max((design.report["latency"]["min"] or 0 for _, design in compiled.values()),
+                  default=0)
+    hops = longest_paths(tasks, channels)
+    index = {t.task_name.data: i for i, t in enumerate(tasks)}
     depths = {}
     for ch in channels:
         if ch.kind.data != "fifo":
@@ -218,8 +302,88 @@ def _fifo_depths(tasks, channels, compiled) -> dict[SSAValue, int]:
         if detour is not None:  # a bypass: recorded on the channel for the report
             depth = max(depth, detour + 2)
             ch.attributes["bypass"] = StringAttr(f"holds {detour} elements in flight")
+        count = _constant((counts or {}).get(ch.result))
+        if waits_for_the_end(ch.producer.data, ch.consumer.data):
+            if count is None:
+                raise FpgaError(
+                    f"s.dataflow(): '{ch.channel_name.data}' goes from task "
+                    f"'{ch.producer.data}' to task '{ch.consumer.data}' in order (a FIFO), but "
+                    f"'{ch.consumer.data}' also waits, through a ping-pong buffer, for "
+                    f"'{ch.producer.data}' to finish: the FIFO would have to hold every "
+                    "element of a call, and their number is not a constant: give the other "
+                    "path FIFOs (local arrays read in the order they are written), or make "
+                    "this channel a ping-pong buffer (a local array read in another order)",
+                    ch.location)
+            # a whole call: the consumer starts after it; and in steady state, one per
+            # channel on the longest path between the two tasks (the consumer starts a
+            # call that many intervals after the producer: pingpong_banks)
+            calls = max(1, hops[index[ch.producer.data]][index[ch.consumer.data]] or 1)
+            depth = max(depth, calls * count + 2)
+            ch.attributes["bypass"] = StringAttr(f"holds {calls} calls")
+        elif count is not None:  # calls overlap: the tasks do not wait on each other
+            depth += _decoupling(ch, count, compiled, slowest)
         depths[ch.result] = depth
     return depths
+
+
+# -- the calls in flight ------------------------------------------------------------------------
+
+
+def longest_paths(tasks, channels) -> list[list[int | None]]:
+    """paths[a][b]: the most channels on a path from task a to task b (None: no path).
+    Tasks are in program order, producers first."""
+    index = {t.task_name.data: i for i, t in enumerate(tasks)}
+    preds: list[list[int]] = [[] for _ in tasks]
+    for ch in channels:
+        preds[index[ch.consumer.data]].append(index[ch.producer.data])
+    paths: list[list[int | None]] = []
+    for a in range(len(tasks)):
+        row: list[int | None] = [None] * len(tasks)
+        row[a] = 0
+        for b in range(a + 1, len(tasks)):
+            reach = [row[p] + 1 for p in preds[b] if row[p] is not None]
+            row[b] = max(reach) if reach else None
+        paths.append(row)
+    return paths
+
+
+def pingpong_banks(tasks, channels) -> dict[SSAValue, int]:
+    """The banks of each ping-pong channel: two, and one more per further channel on the
+    longest path from its producer to its consumer. In steady state a task starts a call
+    at most one interval after the producer it waits on, so a consumer ``h`` channels down
+    from the producer starts a call up to ``h`` intervals after it, and the bank of that
+    call is busy from the producer's start to the consumer's end: ``h + 1`` calls' banks
+    at once. A bypassed channel with only two banks would hold its producer back, and so
+    every call, to half the rate."""
+    index = {t.task_name.data: i for i, t in enumerate(tasks)}
+    paths = longest_paths(tasks, channels)
+    return {ch.result: 1 + max(1, paths[index[ch.producer.data]][index[ch.consumer.data]])
+            for ch in channels if ch.kind.data == "pingpong"}
+
+
+def call_queues(tasks, channels) -> tuple[list[int], list[int]]:
+    """Per task, the calls its vichls_task_ctrl queues (accepted by the top, not started by
+    the task) and keeps (finished by the task, not yet by every task), so that neither
+    holds back a chain of any length in steady state.
+
+    Calls accepted but not started by a task are those not started by one of its producers
+    plus those between the two: a ping-pong buffer lets its producer start at most two
+    calls its consumer has not started (one bank being written, one full), and a FIFO, in
+    the calls that fill it, about as many. So a task ``h`` channels down from the first
+    tasks (the longest such path) queues ``1 + 2 h`` calls; the first tasks queue one (the
+    top takes the next call while they run the current one). Likewise a task ``h``
+    channels up from the last tasks keeps ``1 + 2 h`` finished calls (at least 3). A
+    smaller queue would only make the top wait (never a deadlock): the top takes a call
+    when every queue has room."""
+    index = {t.task_name.data: i for i, t in enumerate(tasks)}
+    edges = [(index[ch.producer.data], index[ch.consumer.data]) for ch in channels]
+    down = [0] * len(tasks)  # tasks are in program order, producers first
+    for t in range(len(tasks)):
+        down[t] = max((down[p] + 1 for p, c in edges if c == t), default=0)
+    up = [0] * len(tasks)
+    for t in reversed(range(len(tasks))):
+        up[t] = max((up[c] + 1 for p, c in edges if p == t), default=0)
+    return [1 + 2 * h for h in down], [max(3, 1 + 2 * h) for h in up]
 
 
 # -- the top component ------------------------------------------------------------------------
@@ -227,9 +391,11 @@ def _fifo_depths(tasks, channels, compiled) -> dict[SSAValue, int]:
 
 class TopBuilder:
     def __init__(self, signature: KernelSignature, tasks, channels, compiled, depths,
-                 chain: bool = False, flushed: set[SSAValue] = frozenset()):
+                 chain: bool = False, flushed: set[SSAValue] = frozenset(),
+                 banks: dict[SSAValue, int] | None = None):
         self.signature = signature
-        # fifo channels emptied between calls (_unbalanced_fifos): calls do not overlap
+        self.banks = banks or {}  # per ping-pong channel (pingpong_banks)
+        # fifo channels emptied between calls (_fifo_counts): calls do not overlap
         self.flushed = flushed
         self.flushed_resets: list[SSAValue] = []
         self.chain = chain  # ap_ctrl_chain top: a call retires only with ap_continue
@@ -243,7 +409,6 @@ class TopBuilder:
         self.ports: dict[str, SSAValue] = {}
         self.constants: dict[tuple[int, int], SSAValue] = {}
         self.taken: set[str] = set()
-        self.accept_users: list[SSAValue] = []  # enables of registers loaded when a call is taken
         self.param_users: dict[tuple[int, int], object] = {}  # (task, arg) -> array parameter
 
     # -- helpers ---------------------------------------------------------------------
@@ -330,12 +495,19 @@ class TopBuilder:
             else:
                 self.port(p.name, "in", p.scalar.width)
         self.controls = []
+        self.control_sizes: list[tuple[int, int, int]] = []  # (DEPTH, KEEP, ARGW) per task
+        queues, keeps = call_queues(self.tasks, self.channels)
         for t, task in enumerate(self.tasks):
-            ctrl = self.cell(f"{task.task_name.data}_ctrl", "vichls_task_ctrl", {}, [
-                ("rst", "in", 1), ("call", "in", 1), ("deps_ok", "in", 1), ("t_ready", "in", 1),
-                ("t_done", "in", 1), ("retire", "in", 1), ("t_start", "out", 1),
-                ("t_continue", "out", 1), ("pending", "out", 1), ("finished", "out", 1)])
+            width = max(1, sum(params[v.index].scalar.width for _, v in self.scalar_args(t, params)))
+            ctrl = self.cell(f"{task.task_name.data}_ctrl", "vichls_task_ctrl",
+                             {"DEPTH": queues[t], "KEEP": keeps[t], "ARGW": width}, [
+                ("rst", "in", 1), ("call", "in", 1), ("args_in", "in", width),
+                ("deps_ok", "in", 1), ("t_ready", "in", 1), ("t_done", "in", 1),
+                ("retire", "in", 1), ("t_start", "out", 1), ("args_out", "out", width),
+                ("t_continue", "out", 1), ("pending", "out", 1), ("room", "out", 1),
+                ("finished", "out", 1)])
             self.controls.append(ctrl)
+            self.control_sizes.append((queues[t], keeps[t], width))
         self.wire_tasks(params)
         self.channel_cells()
         self.handshake()
@@ -396,30 +568,45 @@ class TopBuilder:
         _, design = self.compiled[self.tasks[t].task_name.data]
         return design.signature.params[k].name
 
+    def scalar_args(self, t: int, params) -> list[tuple[int, SSAValue]]:
+        """The arguments of task ``t`` that are scalar parameters of the kernel: (argument
+        index, the parameter's block argument), in argument order."""
+        return [(k, v) for k, v in enumerate(self.tasks[t].args)
+                if isinstance(v.owner, Block)
+                and not (params[v.index].is_array or params[v.index].is_stream)]
+
     def wire_tasks(self, params):
         for t, task in enumerate(self.tasks):
             ctrl = self.controls[t]
+            scalars = self.scalar_args(t, params)
+            # the scalar arguments of each call wait in the task's queue until it starts
+            # the call (vichls_task_ctrl): packed side by side, the first argument highest
+            if scalars:
+                values = [self.ports[params[v.index].name] for _, v in scalars]
+                packed = values[0] if len(values) == 1 else self.emit(
+                    comb.ConcatOp(values, IntegerType(sum(v.type.width.data for v in values))),
+                    f"{task.task_name.data}_args")
+                self.assign(ctrl.port("args_in"), packed)
+                low = sum(v.type.width.data for v in values)
+                for k, v in scalars:
+                    width = params[v.index].scalar.width
+                    low -= width
+                    inner = self.task_port(t, self.task_param(t, k))
+                    if len(values) == 1:
+                        self.assign(inner, ctrl.port("args_out"))
+                    else:
+                        self.assign(inner, self.emit(
+                            comb.ExtractOp(ctrl.port("args_out"), IntegerAttr(low, 32),
+                                           IntegerType(width)),
+                            f"{task.task_name.data}_{params[v.index].name}"))
+            else:
+                self.assign(ctrl.port("args_in"), self.const(0, 1))
             for k, v in enumerate(task.args):
-                pname = self.task_param(t, k)
-                inner = self.task_port(t, pname)
-                if isinstance(v.owner, Block):
-                    p = params[v.index]
-                    if not (p.is_array or p.is_stream):
-                        # held for a task that starts after the top took the call
-                        held = self.cell(f"{task.task_name.data}_{p.name}_held", "vichls_reg",
-                                         {"WIDTH": p.scalar.width},
-                                         [("in", "in", p.scalar.width), ("en", "in", 1),
-                                          ("out", "out", p.scalar.width)])
-                        self.assign(held.port("in"), self.ports[p.name])
-                        self.accept_users.append(held.port("en"))
-                        value = self.emit(comb.MuxOp(ctrl.port("pending"), held.port("out"),
-                                                     self.ports[p.name]), f"{task.task_name.data}_{p.name}")
-                        self.assign(inner, value)
-                elif isinstance(v.owner, graph.ChannelOp):
-                    continue  # channel_cells
-                else:  # a constant argument
-                    attr = v.owner.value
-                    self.assign(inner, self.const(attr.value.data, inner.type.width.data))
+                if isinstance(v.owner, (Block, graph.ChannelOp)):
+                    continue  # parameters: above, and the top's ports; channels: channel_cells
+                attr = v.owner.value  # a constant argument
+                inner = self.task_port(t, self.task_param(t, k))
+                self.assign(inner, self.const(attr.value.data, inner.type.width.data))
 
     def channel_cells(self):
         ends = {}
@@ -468,7 +655,8 @@ class TopBuilder:
             cell_ports += [("p_commit", "in", 1), ("c_release", "in", 1),
                            ("p_may_start", "out", 1), ("c_may_start", "out", 1)]
             buf = self.cell(ch.channel_name.data, "vichls_pingpong",
-                            {"WIDTH": width, "WORDS": words, "AW": aw}, cell_ports)
+                            {"WIDTH": width, "WORDS": words, "AW": aw,
+                             "BANKS": self.banks.get(v, 2)}, cell_ports)
             self.assign(buf.port("rst"), self.ports[ports.RESET])
             for side, t, name in (("p", pt, pname), ("c", ct, cname)):
                 for n in (0, 1):
@@ -514,10 +702,11 @@ class TopBuilder:
         return taken
 
     def handshake(self):
-        pending = [c.port("pending") for c in self.controls]
         finished = [c.port("finished") for c in self.controls]
-        any_pending = self.or_(pending, "any_pending")
-        may_accept = [self.ports[ports.START], self.not_(any_pending, "no_pending")]
+        # a call is taken when every task's queue has room for it: in steady state only the
+        # first tasks' queues fill (call_queues sizes the others for the calls in flight)
+        may_accept = [self.ports[ports.START], self.and_([c.port("room") for c in self.controls],
+                                                         "queues_have_room")]
         if self.flushed:  # a call starts once the one before has ended and the FIFOs emptied
             quiet = self.emit(st.WireOp.create(properties={"wire_name": StringAttr("tasks_quiet")},
                                                result_types=[IntegerType(1)]), "tasks_quiet")
@@ -532,8 +721,6 @@ class TopBuilder:
         self.assign(self.ports[ports.DONE], all_finished)
         if self.chain:  # ap_done stays high (the tasks keep their counts) until continued
             all_finished = self.and_([all_finished, self.ports[ports.CONTINUE]], "retire")
-        for en in self.accept_users:
-            self.assign(en, accept)
         idle_terms, blocked, waits = [], [], []
         taken = []
         returning = len(self.tasks) - 1 if self.signature.ret is not None else None
@@ -581,9 +768,10 @@ class TopBuilder:
 
 
 def _report(signature, tasks, channels, compiled, depths, top_component, clock,
-            flushed=frozenset()) -> dict:
+            flushed=frozenset(), banks=None, controls=None) -> dict:
     task_entries = []
     latency_of: dict[str, int | None] = {}
+    longest_of: dict[str, int | None] = {}  # the tasks' longest latencies
     loops, warnings = [], []
     resources, operators = Counter(), Counter()
     for task in tasks:
@@ -591,8 +779,10 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
         name = task.task_name.data
         rep = design.report
         latency_of[name] = rep["latency"]["min"]
+        longest_of[name] = rep["latency"]["max"]
         task_entries.append({"name": name, "module": component.sym_name.data,
                              "latency": rep["latency"]["min"],
+                             "interval": _task_interval(rep["latency"]["min"]),
                              "loops": rep["loops"], "resources": rep["resources"],
                              "timing": rep["timing"]})
         loops += [{**loop, "task": name} for loop in rep["loops"]]
@@ -619,15 +809,26 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
                 words *= d
             width = ch.result.type.element_type.width.data
             entry["words"] = words
-            ram = oplib.ram_cost(2 * words, width)
+            entry["banks"] = (banks or {}).get(ch.result, 2)
+            ram = oplib.ram_cost(entry["banks"] * words, width)
             for key in ("lut", "ff", "bram18"):
                 resources[key] += ram[key]
         channel_entries.append(entry)
-    resources["ff"] += 4 * len(tasks)
-    resources["lut"] += 6 * len(tasks)
+    # the task controllers: counts and queue pointers, and the queued scalar arguments
+    for depth, keep, argw in controls or [(1, 3, 1)] * len(tasks):
+        pointers = 2 * max(1, (depth - 1).bit_length()) + depth.bit_length() + keep.bit_length()
+        resources["ff"] += pointers + (argw * depth if argw > 1 or depth > 1 else 0)
+        resources["lut"] += 6 + pointers + (argw if depth > 1 else 0)
     known = [v for v in latency_of.values() if v is not None]
     bottleneck = max(latency_of, key=lambda n: latency_of[n] or 0) if known else None
     latency = _call_latency(tasks, channels, latency_of)
+    if flushed:  # a call starts when the one before has ended (the FIFOs emptied)
+        interval = None if latency is None else latency + 1
+    elif len(known) == len(latency_of) and bottleneck is not None:
+        # the bottleneck task's: in steady state every task takes a call per interval
+        interval = _task_interval(latency_of[bottleneck])
+    else:
+        interval = None  # (unknown when some task's latency is)
     port_entries = [{"name": op.port_name.data, "direction": op.direction.data,
                      "width": op.result.type.width.data}
                     for op in top_component.body.block.ops if isinstance(op, st.PortOp)]
@@ -658,11 +859,22 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
             "tasks": task_entries,
             "channels": channel_entries,
             "bottleneck": bottleneck,
-            # with a FIFO emptied between calls, a call starts when the one before ended
-            "interval": (latency if flushed else latency_of[bottleneck])
-            if bottleneck is not None else None,
+            # the bottleneck task's: every task runs a call per interval in steady state
+            # (with a FIFO emptied between calls, a call starts when the one before ended)
+            "interval": interval,
+            # the most it can be when tasks take longer on some data (None: unbounded)
+            "interval_max": None if interval is None or flushed
+            or any(v is None for v in longest_of.values())
+            else max(interval, max(_task_interval(v) for v in longest_of.values())),
         },
     }
+
+
+def _task_interval(latency: int | None) -> int | None:
+    """Cycles between a task's consecutive starts when it has work: its latency and the
+    cycle it spends idle after its done (a task module takes a call only in its idle state,
+    structural/compile_control.py)."""
+    return None if latency is None else latency + 1
 
 
 def _slowest(timings: list[dict]) -> dict:

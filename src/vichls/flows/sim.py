@@ -45,7 +45,8 @@ empty (the kernel got more elements than the call gave) or the sink full.
 Repeated calls: ``run_repeated`` runs one call ``times`` times back to back in one
 simulation, raising ap_start again as soon as the design accepted a call (ap_ready), so
 a design that takes new inputs before it is done overlaps them; it reports each call's
-done edge and the cycles from the first start to the last done.
+done edge and the cycles from the first start to the last done. Each call may have its
+own scalar arguments (``scalars=``), set after the edge that accepted the call before.
 
 Debugging: set ``VICHLS_SIM_KEEP=<folder>`` to keep each run's folder there (job, memory
 images, log, and with ``build_simulation(..., waves=True)`` the waveform ``dump.vcd``
@@ -355,18 +356,35 @@ class SimModel:
         return out
 
     def run_repeated(
-        self, name: str, args: Sequence, times: int, max_cycles: int = 1_000_000, throttle: bool = False
+        self, name: str, args: Sequence, times: int, max_cycles: int = 1_000_000, throttle: bool = False,
+        scalars: Sequence[Mapping[str, object]] | None = None,
     ) -> RepeatedResult:
         """Run ``times`` calls of design ``name`` back to back in one simulation, with the
-        same scalar and array arguments: ``ap_start`` stays high until the design has
-        accepted every call (an edge with ap_ready), so a design whose ap_ready comes
-        before its ap_done overlaps consecutive calls. Arrays are loaded once before the
-        first call and dumped after the last; streams carry the data of all calls in order
-        (input streams are updated in place as by ``run``). ``max_cycles`` bounds the whole
-        run. Cycles count from the first start edge to the last done edge."""
+        same array arguments: ``ap_start`` stays high until the design has accepted every
+        call (an edge with ap_ready), so a design whose ap_ready comes before its ap_done
+        overlaps consecutive calls. Arrays are loaded once before the first call and dumped
+        after the last; streams carry the data of all calls in order (input streams are
+        updated in place as by ``run``). The scalar arguments are those of ``args`` in
+        every call, or with ``scalars`` (one mapping per call, parameter name -> value;
+        a parameter not named keeps its value in ``args``) each call's own: the scalar
+        ports change in the cycle after the edge that accepted the call before.
+        ``max_cycles`` bounds the whole run. Cycles count from the first start edge to the
+        last done edge."""
         if int(times) < 1:
             raise ValueError(f"run_repeated needs times >= 1, got {times}")
-        raw = self._simulate({name: [(args, int(times))]}, max_cycles, True, throttle)
+        run: tuple = (args, int(times))
+        if scalars is not None:
+            if len(scalars) != int(times):
+                raise ValueError(f"run_repeated: {len(scalars)} sets of scalars for {times} calls")
+            sig = self.designs[name].signature
+            known = {prm.name for prm in sig.params if not prm.is_array and not prm.is_stream}
+            for values in scalars:
+                unknown = sorted(set(values) - known)
+                if unknown:
+                    raise ValueError(f"run_repeated: {unknown} are not scalar parameters of "
+                                     f"{sig.name}() (it has {sorted(known)})")
+            run = (args, int(times), [dict(values) for values in scalars])
+        raw = self._simulate({name: [run]}, max_cycles, True, throttle)
         ((normal, res),) = raw[name]
         ret, arrays, streams = self._decode(name, normal, res)
         edges = [int(e) for e in res["done_edges"]]
@@ -498,11 +516,12 @@ class SimModel:
             d = self.designs[name]
             p = self._prefix[name]
             sig = d.signature
-            normal_args[name] = [check_call_args(sig, args) for args, _ in runs]
+            normal_args[name] = [check_call_args(sig, run[0]) for run in runs]
             streams = stream_params(sig)
             stream_values: dict[str, list[int]] = {}
             job_calls = []
-            for args, (_, times) in zip(normal_args[name], runs):
+            for args, run in zip(normal_args[name], runs):
+                times = run[1]
                 by_name = {prm.name: a for prm, a in zip(sig.params, raw_args(sig, args))}
                 images = []
                 for bank in d.banks:
@@ -530,8 +549,19 @@ class SimModel:
                     sids.append(sid)
                     stream_values.setdefault(sid, [scalar_pattern(v, prm.scalar)
                                                    for v in stream.raw()])
-                job_calls.append({"scalars": scalars, "images": images, "times": int(times),
-                                  "streams": sids})
+                job_call = {"scalars": scalars, "images": images, "times": int(times),
+                            "streams": sids}
+                if len(run) > 2:  # each call's own scalars (run_repeated)
+                    job_call["scalars_per_call"] = []
+                    for values in run[2]:
+                        own = check_call_args(sig, [values.get(prm.name, a)
+                                                    for prm, a in zip(sig.params, args)])
+                        job_call["scalars_per_call"].append({
+                            prm.name: scalar_pattern(raw, prm.scalar)
+                            for prm, raw in zip(sig.params, raw_args(sig, own))
+                            if not prm.is_array and not prm.is_stream})
+                    job_call["scalars"] = job_call["scalars_per_call"][0]
+                job_calls.append(job_call)
             metas.append(
                 {
                     "prefix": p,

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles
+from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly
 from cocotb.utils import get_sim_time
 
 RESET_CYCLES = 3
@@ -110,6 +110,25 @@ async def _watch_done_edges(done_edge, edges: list[int]) -> None:
             edges.append(value - 1)
 
 
+async def _feed_scalars(dut, p: str, handles: dict, per_call: list[dict]) -> None:
+    """Give each call of a run its own scalars: after each edge that accepts a call (one
+    that samples ap_start and ap_ready high), the next call's values, set at the falling
+    edge (half a cycle before the next edge that may accept)."""
+    start, ready = getattr(dut, f"{p}_ap_start"), getattr(dut, f"{p}_ap_ready")
+    accepted, update = 0, False
+    while accepted < len(per_call) - 1 or update:
+        await FallingEdge(dut.clk)
+        if update:
+            for s, handle in handles.items():
+                handle.value = per_call[accepted][s]
+            update = False
+        await ReadOnly()
+        if start.value.is_resolvable and ready.value.is_resolvable \
+                and int(start.value) and int(ready.value):
+            accepted += 1
+            update = accepted < len(per_call)
+
+
 async def _run_design(dut, meta: dict, workdir: Path, job: dict, results: dict) -> None:
     p, name = meta["prefix"], meta["name"]
     max_cycles = job["max_cycles"]
@@ -154,11 +173,15 @@ async def _run_design(dut, meta: dict, workdir: Path, job: dict, results: dict) 
         times_port.value = times
         edges: list[int] = []
         watcher = cocotb.start_soon(_watch_done_edges(done_edge, edges)) if times > 1 else None
+        feeder = (cocotb.start_soon(_feed_scalars(dut, p, scalars, call["scalars_per_call"]))
+                  if times > 1 and call.get("scalars_per_call") else None)
         go_level ^= 1
         go.value = go_level
         await fin.value_change
         if watcher is not None:
             watcher.cancel()
+        if feeder is not None:
+            feeder.cancel()
 
         n = int(cycles.value.to_unsigned())
         code = int(status.value.to_unsigned())
