@@ -189,7 +189,7 @@ module {top}_{name}_m_axi (
 
 
 def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads: bool) -> str:
-    force = "rmiss & ovl_miss" if reads else "1'b0"
+    force = "rmiss & ~served & ~requested & ovl_miss" if reads else "1'b0"
     return f"""    // -- writes: a FIFO of W beats ({{strobe, data}}), the bursts' addresses and lengths
     reg [{width}:0] wfifo [0:{WRITE_FIFO - 1}];
     reg [{fb}:0] wtail, whead;
@@ -247,7 +247,9 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
                     gnext <= ia + 1'b1; wseq <= 1'b1; aside <= 1'b0;
                     wrun <= seq ? (wrun != BURST ? wrun + 1'b1 : BURST) : {{{{(AX - 1){{1'b0}}}}, 1'b1}};
                 end
-            end else if (pad) gcount <= gcount + 1'b1;
+            end else if (pad) begin  // (a write after it is not at its place: it waits)
+                gcount <= gcount + 1'b1; gnext <= gnext + 1'b1;
+            end
             if (wr) begin
                 wlo <= wbusy && wlo < a ? wlo : a;
                 whi <= wbusy && whi > a ? whi : a;
@@ -316,8 +318,9 @@ def _read_side(ax: int, width: int, size: int, depth: int, db: int, keep: int,
     reg [7:0] ar_len;
     wire hit = a >= rhead && a < rgot && (~rcut || a < rlim);
     wire served = rmiss && rmiss_addr >= rhead && rmiss_addr < rgot && (~rcut || rmiss_addr < rlim);
-    // the word is requested, or next to be: it comes without a restart
-    wire coming = ~rcut && rmiss_addr >= rgot && rmiss_addr <= rend && rmiss_addr < WORDS;
+    // the word is requested (and not cut off), or next to be: it comes without a restart
+    wire requested = rmiss_addr >= rgot && rmiss_addr < rend && (~rcut || rmiss_addr < rlim);
+    wire coming = requested || (~rcut && rmiss_addr == rend && rend < WORDS);
     wire ovl_miss = {ovl_miss};
     wire restart = rmiss && ~served && ~coming && ~ovl_miss;
     wire [AX-1:0] rlen = room(rend);
