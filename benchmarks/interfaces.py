@@ -163,11 +163,11 @@ def stream_markdown(rows: list[dict]) -> str:
 def lut_maxi_markdown(m: dict) -> str:
     c = m["core"]
     out = ["| design | LUT | FF | BRAM_18K | added LUT | added FF |", "|---|---:|---:|---:|---:|---:|",
-           f"| copy core (ap_memory, ap_ctrl_hs) | {c['lut']} | {c['ff']} | {c['bram18']} | | |"]
+           f"| copy core (ap_memory, ap_ctrl_hs) | {c['lut']} | {c['ff']} | {c['bram']} | | |"]
     for burst in BURSTS:
         r = m[burst]
         out.append(f"| a, b m_axi (max_burst={burst}), control s_axilite | {r['lut']} | "
-                   f"{r['ff']} | {r['bram18']} | {r['lut'] - c['lut']} | {r['ff'] - c['ff']} |")
+                   f"{r['ff']} | {r['bram']} | {r['lut'] - c['lut']} | {r['ff'] - c['ff']} |")
     return "\n".join(out) + "\n"
 
 
