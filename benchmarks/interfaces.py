@@ -1,5 +1,6 @@
-"""What the interface adapters cost: Yosys synth_xilinx of a design with s_axilite against
-the same kernel with the default ap_ctrl_hs / ap_none / ap_memory ports.
+"""What the interface adapters cost: Yosys synth_xilinx of a design with s_axilite (and of
+one with m_axi) against the same kernel with the default ap_ctrl_hs / ap_none / ap_memory
+ports; and how fast m_axi streams (cocotb, Verilator, cocotbext-axi's AxiRam).
 
 For each kernel: LUT, FF, DSP and BRAM_18K of the core alone and of the delivered module
 (the core inside the adapters, interface/wrapper.py), and their difference; the issue asks
@@ -7,12 +8,21 @@ for at most 300 LUTs for the s_axilite register file and adapters. The latency c
 the core's (the adapters add no cycle to a call: the register file raises ap_start the
 cycle after the write that sets it, and latches ap_return in the done cycle).
 
-    python benchmarks/interfaces.py [--markdown FILE]
+m_axi streaming: ``copy(a, b)`` of N = 4096 int32 words pipelined at II=1, a and b each
+behind its own m_axi bundle and AxiRam, the call made through the s_axilite driver; bursts
+of 16 and 256 beats, the memory's latency 1 and 20 cycles (tests/fixtures/axi/maxi_bench.py:
+the first R beat of a burst no earlier than that after its AR handshake, a B response no
+earlier than that after the burst's last W beat, pipelined). Printed: the call's cycles,
+each direction's span (first AR to last R beat; first AW to last B) against the issue's
+target N + 2 x latency + 16, and the beats per burst.
+
+    python benchmarks/interfaces.py [--markdown FILE] [--no-stream] [--no-synth]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import textwrap
 import time
@@ -20,7 +30,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+import numpy as np  # noqa: E402
+
 import vichls  # noqa: E402
+from vichls.interface.drivers import camel, python_driver  # noqa: E402
 from vichls.flows.synth import synth_xilinx_resources  # noqa: E402
 from vichls.frontend.kernel import load_file  # noqa: E402
 
@@ -34,6 +49,20 @@ def saxpy(x: int32[64], y: int32[64], a: int32, b: int32, c: int32, d: int32):
     for i in range(64):
         y[i] = a * x[i] + y[i] + b - c * d
 '''
+
+COPY = '''
+from vichls import int32, kernel
+
+
+@kernel
+def copy(a: int32[4096], b: int32[4096]):
+    for i in range(4096):
+        b[i] = a[i]
+'''
+COPY_N = 4096
+BURSTS = (16, 256)
+LATENCIES = (1, 20)
+BENCHES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "axi"
 
 #: kernel: the arguments put in the s_axilite bundle (with the block control)
 CASES = {"gcd": ["a", "b"], "scaled_sum": ["scale", "n"], "saxpy": ["a", "b", "c", "d"]}
@@ -58,6 +87,90 @@ def measure(kernels) -> list[dict]:
     return rows
 
 
+def maxi_design(kernel, burst: int):
+    s = vichls.customize(kernel)
+    s.interface("a", "m_axi", bundle="gmem0", max_burst=burst)
+    s.interface("b", "m_axi", bundle="gmem1", max_burst=burst)
+    s.interface("return", "s_axilite")
+    s.pipeline("i")
+    return s.build("fpga")
+
+
+def measure_lut_maxi(kernel) -> dict:
+    """LUT/FF of the copy kernel's core and of the module with a and b behind m_axi (16-beat
+    bursts, the default) and the block control in s_axilite."""
+    core = vichls.customize(kernel).build("fpga")
+    out = {"core": synth_xilinx_resources(core.deliverable, "copy")}
+    for burst in BURSTS:
+        out[burst] = synth_xilinx_resources(maxi_design(kernel, burst).deliverable, "copy")
+    return out
+
+
+def measure_stream(kernel, work: Path) -> list[dict]:
+    """Cycles of copy() through m_axi for each burst length and latency (module doc)."""
+    from cocotb_bench import simulate  # noqa: PLC0415  (tests/: the shared cocotb runner)
+
+    rows = []
+    rng = np.random.default_rng(4)
+    for burst in BURSTS:
+        design = maxi_design(kernel, burst)
+        d = work / f"copy_{burst}"
+        d.mkdir()
+        (d / "copy.v").write_text(design.deliverable)
+        driver = d / "copy_driver.py"
+        driver.write_text(python_driver("copy", design.signature, design.register_maps))
+        cases = []
+        for lat in LATENCIES:
+            a = rng.integers(-2**31, 2**31, COPY_N).astype(np.int32)
+            b = np.zeros(COPY_N, np.int32)
+            kernel(a, b)  # the Python call: the expected b
+            cases.append({"args": {"a": 0x1000, "b": 0x8000}, "latency": lat,
+                          "arrays": {"a": {"base": 0x1000, "words": [int(v) for v in a]},
+                                     "b": {"base": 0x8000, "words": [0] * COPY_N}},
+                          "expect": None, "expect_arrays": {"b": [int(v) for v in b]}})
+        spec = {"bundles": {"a": "gmem0", "b": "gmem1"}, "bytes": {"a": 4, "b": 4},
+                "cases": cases}
+        result = d / "result.json"
+        (d / "spec.json").write_text(json.dumps(spec))
+        simulate(d, [d / "copy.v"], "copy", "maxi_bench", benches=BENCHES,
+                 env={"MAXI_FILE": str(d / "spec.json"), "MAXI_PAUSE": "0", "AXI_DRIVER": str(driver),
+                      "AXI_CLASS": f"{camel('copy')}Driver", "MAXI_RESULT": str(result)})
+        got = json.loads(result.read_text())
+        for k, lat in enumerate(LATENCIES):
+            # the transfers of this call alone are not kept apart: both calls move as many
+            rows.append({"burst": burst, "latency": lat, "cycles": got["cycles"][k],
+                         "read": got["spans"][k]["gmem0"]["read"],
+                         "write": got["spans"][k]["gmem1"]["write"],
+                         "first_beat": got["spans"][k]["gmem0"]["first_beat"],
+                         "read_beats": got["gmem0"]["r"] / max(1, got["gmem0"]["ar"]),
+                         "write_beats": got["gmem1"]["w"] / max(1, got["gmem1"]["aw"]),
+                         "target": COPY_N + 2 * lat + 16})
+    return rows
+
+
+def stream_markdown(rows: list[dict]) -> str:
+    out = ["| max_burst | latency | call cycles | read span | write span | target per "
+           "direction | met | read beats/burst | write beats/burst | AR to first R |",
+           "|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
+    for r in rows:
+        met = "yes" if max(r["read"], r["write"]) <= r["target"] else "no"
+        out.append(f"| {r['burst']} | {r['latency']} | {r['cycles']} | {r['read']} | "
+                   f"{r['write']} | {r['target']} | {met} | {r['read_beats']:.1f} | "
+                   f"{r['write_beats']:.1f} | {r['first_beat']} |")
+    return "\n".join(out) + "\n"
+
+
+def lut_maxi_markdown(m: dict) -> str:
+    c = m["core"]
+    out = ["| design | LUT | FF | BRAM_18K | added LUT | added FF |", "|---|---:|---:|---:|---:|---:|",
+           f"| copy core (ap_memory, ap_ctrl_hs) | {c['lut']} | {c['ff']} | {c['bram']} | | |"]
+    for burst in BURSTS:
+        r = m[burst]
+        out.append(f"| a, b m_axi (max_burst={burst}), control s_axilite | {r['lut']} | "
+                   f"{r['ff']} | {r['bram']} | {r['lut'] - c['lut']} | {r['ff'] - c['ff']} |")
+    return "\n".join(out) + "\n"
+
+
 def markdown(rows: list[dict]) -> str:
     out = ["| kernel | s_axilite registers | latency (cycles) | core LUT/FF/DSP | "
            "with s_axilite LUT/FF/DSP | added LUT | added FF |", "|---|---:|---|---|---|---:|---:|"]
@@ -73,20 +186,36 @@ def markdown(rows: list[dict]) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--markdown", metavar="FILE", help="also write the table into FILE")
+    ap.add_argument("--markdown", metavar="FILE", help="also write the tables into FILE")
+    ap.add_argument("--no-stream", action="store_true", help="skip the m_axi simulations")
+    ap.add_argument("--no-synth", action="store_true", help="skip the Yosys measurements")
     args = ap.parse_args()
     import tempfile
 
+    tables = []
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "saxpy.py"
         path.write_text(textwrap.dedent(SAXPY))
-        rows = measure({**load_file(EXAMPLE), **load_file(path)})
-    table = markdown(rows)
-    print(table)
-    worst = max(r["axi"]["lut"] - r["core"]["lut"] for r in rows)
-    print(f"largest LUT cost of the adapters: {worst} (target <= 300)")
+        copy_path = Path(tmp) / "copy.py"
+        copy_path.write_text(textwrap.dedent(COPY))
+        copy = load_file(copy_path)["copy"]
+        if not args.no_synth:
+            rows = measure({**load_file(EXAMPLE), **load_file(path)})
+            table = markdown(rows)
+            print(table)
+            worst = max(r["axi"]["lut"] - r["core"]["lut"] for r in rows)
+            print(f"largest LUT cost of the s_axilite adapters: {worst} (target <= 300)\n")
+            lut = lut_maxi_markdown(measure_lut_maxi(copy))
+            print(lut)
+            tables += [table, lut]
+        if not args.no_stream:
+            work = Path(tmp) / "stream"
+            work.mkdir()
+            stream = stream_markdown(measure_stream(copy, work))
+            print(stream)
+            tables.append(stream)
     if args.markdown:
-        Path(args.markdown).write_text(table)
+        Path(args.markdown).write_text("\n".join(tables))
     return 0
 
 

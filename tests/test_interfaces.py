@@ -294,6 +294,27 @@ def prefixed(a: int32[8], a_b: int32[8]):
 
 
 @kernel
+def mix(a: int32[600], b: int32[600], h: int32[256], x: int32[64]) -> int32:
+    for i in range(600):  # a sequential copy: reads and writes streaming
+        b[i] = a[i] + 1
+    for j in range(64):  # random writes into b, just written
+        b[(x[j] >> 20) & 511] = j
+    for m in range(64):  # random read-modify-write of h (gather and scatter)
+        t = x[m] & 255
+        h[t] = h[t] + b[m]
+    for k in range(1, 256):  # in place, each word read right after it is written
+        h[k] = h[k] + h[k - 1]
+    for p in range(120):  # writes ahead of the reads: words not asked for yet
+        h[(p + 40) & 255] = h[p] ^ p
+    for q in range(120):  # writes just ahead of the reads: words asked for, not come yet
+        h[q + 3] = h[q] - q
+    total: int32 = 0
+    for n in range(64):  # random reads of words written before
+        total += h[(x[n] >> 8) & 255] ^ b[(x[n] >> 12) & 511]
+    return total
+
+
+@kernel
 def gather(a: int64[32], idx: int32[16], out: int64[16]) -> int64:
     total: int64 = 0
     for j in range(16):
@@ -311,10 +332,10 @@ def maxi_kernels(tmp_path_factory):
     return load_file(path)
 
 
-def _maxi(kernel, arrays, scalars, pipeline=None):
+def _maxi(kernel, arrays, scalars, pipeline=None, max_burst=16):
     s = vichls.customize(kernel)
     for k, name in enumerate(arrays):
-        s.interface(name, "m_axi", bundle=f"gmem{k}", max_burst=16)
+        s.interface(name, "m_axi", bundle=f"gmem{k}", max_burst=max_burst)
     for name in [*scalars, "return"]:
         s.interface(name, "s_axilite")
     if pipeline:
@@ -322,23 +343,23 @@ def _maxi(kernel, arrays, scalars, pipeline=None):
     return s
 
 
-def _maxi_bench(tmp_path, design, top, spec, pause):
+def _maxi_bench(tmp_path, design, top, spec, pause, check=()):
     (tmp_path / f"{top}.v").write_text(design.deliverable)
     driver = tmp_path / f"{top}_driver.py"
     driver.write_text(python_driver(top, design.signature, design.register_maps))
     result = tmp_path / "counts.json"
+    (tmp_path / "spec.json").write_text(json.dumps(spec))
     simulate(tmp_path, [tmp_path / f"{top}.v"], top, "maxi_bench", benches=BENCHES,
-             env={"MAXI": json.dumps(spec), "MAXI_PAUSE": "1" if pause else "0",
+             env={"MAXI_FILE": str(tmp_path / "spec.json"), "MAXI_PAUSE": "1" if pause else "0",
                   "AXI_DRIVER": str(driver), "AXI_CLASS": f"{camel(top)}Driver",
-                  "MAXI_RESULT": str(result)})
+                  "MAXI_RESULT": str(result), "MAXI_CHECK": ",".join(check)})
     return json.loads(result.read_text())
 
 
-@pytest.mark.parametrize("pause", [False, True])
-def test_m_axi_sequential_arrays_in_bursts(maxi_kernels, tmp_path, pause):
+def test_m_axi_sequential_arrays_in_bursts(maxi_kernels, tmp_path):
     """a and b in memory, read and written in bursts of up to 16 beats (one base address
-    puts b across a 4 KiB boundary), under random pauses on every channel of both
-    memories; results bit-exact against the Python call."""
+    puts b across a 4 KiB boundary), without and then under random pauses on every channel
+    of both memories (one build); results bit-exact against the Python call."""
     k = maxi_kernels["vscale"]
     design = _maxi(k, ["a", "b"], ["k"], pipeline="i").build("fpga")
     names = {p["name"] for p in design.report["interface"]["ports"]}
@@ -348,22 +369,22 @@ def test_m_axi_sequential_arrays_in_bursts(maxi_kernels, tmp_path, pause):
     assert lint_verilog(design.deliverable, "vscale") == []
     rng = np.random.default_rng(9)
     cases = []
-    for base_a, base_b, kk in [(0x100, 0x0F80, 3), (0x2000, 0x3040, -7)]:
+    for pause, base_a, base_b, kk in [(False, 0x100, 0x0F80, 3), (False, 0x2000, 0x3040, -7),
+                                      (True, 0x100, 0x0F80, 5), (True, 0x2000, 0x3040, -9)]:
         a = rng.integers(-2**31, 2**31, 64).astype(np.int32)
         b = rng.integers(-2**31, 2**31, 64).astype(np.int32)
         b_out = b.copy()
         k(a, b_out, kk)
-        cases.append({"args": {"a": base_a, "b": base_b, "k": kk},
+        cases.append({"args": {"a": base_a, "b": base_b, "k": kk}, "pause": pause,
                       "arrays": {"a": {"base": base_a, "words": [int(v) for v in a]},
                                  "b": {"base": base_b, "words": [int(v) for v in b]}},
                       "expect": None, "expect_arrays": {"b": [int(v) for v in b_out]}})
     spec = {"bundles": {"a": "gmem0", "b": "gmem1"}, "bytes": {"a": 4, "b": 4},
             "cases": cases}
-    counts = _maxi_bench(tmp_path, design, "vscale", spec, pause)
-    # bursts: 2 calls x 64 words, 16 a burst (b's second call crosses no page; its first
-    # splits at 0x1000)
-    assert counts["gmem0"]["r"] == 128 and counts["gmem0"]["ar"] <= 10, counts
-    assert counts["gmem1"]["w"] == 128 and counts["gmem1"]["aw"] <= 12, counts
+    counts = _maxi_bench(tmp_path, design, "vscale", spec, pause=False)
+    # bursts: 4 calls x 64 words, 16 a burst (b's calls at 0x0F80 split at 0x1000)
+    assert counts["gmem0"]["r"] == 256 and counts["gmem0"]["ar"] <= 20, counts
+    assert counts["gmem1"]["w"] == 256 and counts["gmem1"]["aw"] <= 24, counts
 
 
 def test_m_axi_random_reads_and_a_returned_value(maxi_kernels, tmp_path):
@@ -384,6 +405,45 @@ def test_m_axi_random_reads_and_a_returned_value(maxi_kernels, tmp_path):
     spec = {"bundles": {"a": "gmem0", "idx": "gmem1", "out": "gmem2"},
             "bytes": {"a": 8, "idx": 4, "out": 8}, "cases": cases}
     _maxi_bench(tmp_path, design, "gather", spec, pause=True)
+
+
+@pytest.mark.parametrize("burst", [1, 16, 256])
+def test_m_axi_streams_and_random_accesses_see_every_write(maxi_kernels, tmp_path, burst):
+    """One array a bundle, random pauses on every channel and a memory latency drawn for
+    each call: a pipelined copy (reads and writes streaming, bursts across 4 KiB
+    boundaries), random writes into the copy, random read-modify-writes of h, an in-place
+    prefix sum (each word read right after the one before it is written), writes ahead of
+    the reads (to words the read stream has asked for) and random reads of written words; arrays and the returned value bit-exact against the Python call, with
+    bursts of 1, 16 and 256 beats."""
+    k = maxi_kernels["mix"]
+    design = _maxi(k, ["a", "b", "h", "x"], [], pipeline="i", max_burst=burst).build("fpga")
+    assert lint_verilog(design.deliverable, "mix") == []
+    rng = np.random.default_rng(burst)
+    bases = {"a": 0x0F00, "b": 0x2E00, "h": 0x3F80, "x": 0x40}
+    cases = []
+    for _ in range(2):
+        a = rng.integers(-2**31, 2**31, 600).astype(np.int32)
+        b = rng.integers(-2**31, 2**31, 600).astype(np.int32)
+        h = rng.integers(-2**20, 2**20, 256).astype(np.int32)
+        x = rng.integers(0, 2**31, 64).astype(np.int32)
+        b_out, h_out = b.copy(), h.copy()
+        expect = int(k(a, b_out, h_out, x))
+        words = {"a": a, "b": b, "h": h, "x": x}
+        cases.append({"args": dict(bases), "latency": int(rng.integers(0, 24)),
+                      "arrays": {n: {"base": bases[n], "words": [int(v) for v in w]}
+                                 for n, w in words.items()},
+                      "expect": expect,
+                      "expect_arrays": {"b": [int(v) for v in b_out],
+                                        "h": [int(v) for v in h_out]}})
+    spec = {"bundles": {"a": "gmem0", "b": "gmem1", "h": "gmem2", "x": "gmem3"},
+            "bytes": {"a": 4, "b": 4, "h": 4, "x": 4}, "cases": cases}
+    # every read of b and h is checked as it is answered, too
+    counts = _maxi_bench(tmp_path, design, "mix", spec, pause=True, check=("b", "h"))
+    for bundle in ("gmem0", "gmem1", "gmem2", "gmem3"):
+        c = counts[bundle]
+        assert c["ar"] <= c["r"] <= c["ar"] * burst and c["aw"] <= c["w"] <= c["aw"] * burst, c
+    # a is read in whole bursts (a stream restarts only at the start of a call)
+    assert counts["gmem0"]["ar"] <= 2 * (-(-600 // burst) + 2), counts["gmem0"]
 
 
 def test_m_axi_arrays_whose_names_prefix_each_other_keep_their_own_ports(maxi_kernels):

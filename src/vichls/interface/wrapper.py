@@ -260,7 +260,8 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
                                  signature.param(n).scalar.width,
                                  interfaces[n].option("max_burst"),
                                  any(c.startswith(f"{n}_q") for c in core),
-                                 any(c.startswith(f"{n}_we") for c in core)) for n in maxi]
+                                 any(c.startswith(f"{n}_we") for c in core),
+                                 interfaces[n].option("latency")) for n in maxi]
     else:
         adapters = []
     core_conns = [f".{name}({conns.get(name, '')})" for name in core]
