@@ -45,6 +45,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "fold-constant-loads": (fpga + "fold_constant_loads", "FoldConstantLoadsPass"),
         "merge-constant-reads": (fpga + "merge_constant_reads", "MergeConstantReadsPass"),
         "narrow": (fpga + "narrow_compares", "NarrowPass"),
+        "narrow-wrapped-sums": (fpga + "narrow_wrapped_sums", "NarrowWrappedSumsPass"),
         "predicate-ifs": (fpga + "predicate_ifs", "PredicateIfsPass"),
         "reassociate": (fpga + "reassociate", "ReassociatePass"),
         "reassociate-products": (fpga + "reassociate_products", "ReassociateProductsPass"),
