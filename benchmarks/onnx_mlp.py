@@ -86,8 +86,7 @@ def main() -> int:
         design = compile_fpga(sched.module(), clock_period_ns=CLOCK_NS)
         seconds = time.perf_counter() - t0
         sig = kern.signature
-        arg_sets = [tuple(vo._arg_for(p, x if k == 0 else None) for k, p in enumerate(sig.params))
-                    for x in inputs]
+        arg_sets = [vo.arguments(sig, [x]) for x in inputs]
         expected[name] = []
         for a in arg_sets:
             work = tuple(np.copy(v) for v in a)

@@ -127,9 +127,7 @@ def test_written_file_loads_on_its_own(tmp_path):
 
 
 def _calls(kern, model, n, seed):
-    return [tuple(vo._arg_for(p, ins[k] if k < len(ins) else None)
-                  for k, p in enumerate(kern.signature.params))
-            for ins in _random_inputs(model, n, seed)]
+    return [vo.arguments(kern.signature, ins) for ins in _random_inputs(model, n, seed)]
 
 
 def test_cpu_build_equals_the_python_call():
@@ -227,3 +225,13 @@ def test_not_a_model(tmp_path):
     bad.write_bytes(b"not a model")
     with pytest.raises(VichlsError, match="cannot read the ONNX model"):
         vo.load(str(bad))
+
+
+def test_cli_sim_of_a_model(tmp_path, capsys):
+    from vichls.cli import main
+    import onnx
+
+    path = tmp_path / "tiny.onnx"
+    onnx.save(om.mlp(sizes=(4, 3, 2), argmax=True), str(path))
+    assert main(["sim", str(path), "--runs", "2"]) == 0
+    assert "2 runs, 0 mismatches" in capsys.readouterr().out

@@ -92,7 +92,7 @@ def cmd_compile(args) -> int:
                           "applies to ONNX models (.onnx)")
     if args.emit == "python":
         return _emit_onnx_python(args)
-    loaded = load_design(args.file, args.top, _onnx_options(args) if is_onnx else None)
+    loaded = _load(args)
     top = loaded.signature.name
     if args.check_inputs:
         _check_onnx_inputs(args)
@@ -186,6 +186,15 @@ def cmd_compile(args) -> int:
     return 0
 
 
+def _load(args) -> Loaded:
+    """FILE: a kernel file, a package, or an ONNX model (with --precision, --io, ...)."""
+    if args.file.endswith(".onnx"):
+        from vichls.onnx.design import load_onnx_design
+
+        return load_onnx_design(args.file, args.top, _onnx_options(args))
+    return load_design(args.file, args.top)
+
+
 def _onnx_options(args) -> dict:
     """vichls.onnx.load's options from --precision, --io, --parallelism."""
     par = getattr(args, "parallelism", None)
@@ -262,8 +271,7 @@ def cmd_sim(args) -> int:
     from vichls.driver.build import build_module
     from vichls.signature import check_call_args
 
-    is_onnx = args.file.endswith(".onnx")
-    loaded = load_design(args.file, args.top, _onnx_options(args) if is_onnx else None)
+    loaded = _load(args)
     if loaded.kernel is None:
         raise VichlsError("vichls sim needs the Python kernel (a .py file) as its reference")
     sig = loaded.kernel.signature

@@ -5,38 +5,12 @@ package (``.mlir``), read into the loop-level module to compile.
 only kernel, or the kernel of the file's one schedule, or the one no other kernel calls),
 applies the file's module-level ``vichls.customize`` schedule of it (two schedules of one
 kernel are an error), and keeps the file's ``make_inputs``; or reads and checks a package
-(vichls/frontend/mlir_input.py); or compiles an ONNX model (``.onnx``) to kernels
-with vichls.onnx (``onnx_options``: precision, io, parallelism). Used by ``vichls compile``/``sim`` and ``vichls dse``.
+(vichls/frontend/mlir_input.py). (ONNX models: vichls/onnx/design.py.) Used by ``vichls compile``/``sim`` and ``vichls dse``.
 """
 
 from __future__ import annotations
 
 from vichls.errors import VichlsError
-
-
-def load_onnx_design(path: str, top: str | None, options: dict) -> "Loaded":
-    """An ONNX model compiled to kernels (vichls.onnx), with its schedule applied; random
-    inputs are normal samples of the model's input shapes."""
-    from vichls.onnx import load, read_model, run
-
-    model = read_model(path)
-    kernel, schedule = load(model, **options)
-    if top is not None and top != kernel.name:
-        raise VichlsError(f"--top {top}: the model's top kernel is '{kernel.name}'", path)
-    shapes = [t.shape for t in model.inputs]
-    sig = kernel.signature
-
-    def make_inputs(rng):
-        from vichls.onnx import _arg_for
-
-        values = [rng.standard_normal(s) for s in shapes]
-        return tuple(_arg_for(p, values[k] if k < len(values) else None)
-                     for k, p in enumerate(sig.params))
-
-    loaded = Loaded(schedule.module(), kernel, schedule, make_inputs)
-    loaded.onnx_model = model
-    loaded.onnx_run = lambda fn, inputs: run(fn, sig, inputs)
-    return loaded
 
 
 class Loaded:
@@ -56,12 +30,13 @@ class Loaded:
         return signature_of(top_function(self.module))
 
 
-def load_design(path: str, top: str | None, onnx_options: dict | None = None) -> Loaded:
+def load_design(path: str, top: str | None) -> Loaded:
     from vichls.frontend.kernel import kernels_in, load_file
     from vichls.frontend.customize import Schedule
 
-    if path.endswith(".onnx"):
-        return load_onnx_design(path, top, onnx_options or {})
+    if path.endswith(".onnx"):  # (vichls.onnx sits above the front end: the CLI reads these)
+        raise VichlsError("an ONNX model: compile it with vichls compile / vichls sim, or "
+                          "vichls.onnx.load", path)
 
     if path.endswith(".mlir"):
         from vichls.frontend.mlir_input import load_mlir

@@ -19,7 +19,7 @@ from vichls.errors import VichlsError
 from vichls.onnx.codegen import DEFAULT_PRECISION, Generated, generate
 from vichls.onnx.model import Model, OnnxError, read_model
 
-__all__ = ["load", "source", "write", "accuracy", "run", "OnnxError", "Model", "Generated",
+__all__ = ["load", "source", "write", "accuracy", "run", "arguments", "OnnxError", "Model", "Generated",
            "read_model", "DEFAULT_PRECISION"]
 
 
@@ -97,11 +97,19 @@ def _arg_for(p, value=None):
     return np.ascontiguousarray(np.asarray(value, np.float64).reshape(shape)).astype(dtype)
 
 
+def arguments(signature, inputs: list) -> tuple:
+    """The arguments of a call of the generated kernel on the model's ``inputs`` (numpy
+    arrays of the inputs' batch-less shapes, or values that reshape to them): the inputs
+    converted to the parameters' types, empty outputs (arrays of zeros, empty streams)."""
+    return tuple(_arg_for(p, inputs[k] if k < len(inputs) else None)
+                 for k, p in enumerate(signature.params))
+
+
 def run(fn, signature, inputs: list) -> list[np.ndarray]:
     """Call ``fn`` (a kernel, or a CPU or simulation build of one) on the model's inputs;
     the outputs as float64 or integer numpy arrays, in the model's (batch-less) shapes."""
     n_in = len(inputs)
-    args = [_arg_for(p, inputs[k] if k < n_in else None) for k, p in enumerate(signature.params)]
+    args = arguments(signature, inputs)
     fn(*args)
     outs = []
     for p, a in zip(signature.params[n_in:], args[n_in:]):
