@@ -151,11 +151,14 @@ class _Gen:
         return min(p, macs)
 
     def want(self, array: str, dim: int, factor: int) -> None:
-        """Ask for ``array`` to be partitioned on ``dim`` (1-based) by ``factor`` banks."""
-        if factor <= 1:
-            return
-        d = self.part.setdefault(array, {})
-        d[dim] = max(d.get(dim, 1), factor)
+        """Record that a layer reads or writes ``factor`` elements of ``array`` at a time
+        on ``dim`` (1-based; 1: one at a time, in a loop)."""
+        self.part.setdefault(array, {}).setdefault(dim, []).append(factor)
+
+    def rolled(self, array: str) -> None:
+        """A layer reads or writes ``array`` one element at a time."""
+        for dim in range(1, len(self.shapes[array]) + 1):
+            self.want(array, dim, 1)
 
     def elem_type(self, tensor: str):
         return self.ttype[tensor]
@@ -175,6 +178,7 @@ class _Gen:
             v = _ident(t.name, self.taken)
             self.var[t.name] = v
             self.param_names.add(v)
+            self.shapes[v] = t.shape
             self.ttype[t.name] = parse_precision(self.precision.get(t.name, spell(self.default))
                                                  if t.name in self.precision else self.default,
                                                  f"input '{t.name}'")
@@ -183,6 +187,7 @@ class _Gen:
             v = _ident(t.name, self.taken)
             self.var[t.name] = v
             self.param_names.add(v)
+            self.shapes[v] = t.shape
             params.append(v)
         for lay in m.layers:
             self.layer(lay)
@@ -212,15 +217,16 @@ class _Gen:
             is_param = array in self.param_names
             if self.io == "stream" and is_param:
                 continue
-            full = [dim for dim, f in dims.items() if f >= shape[dim - 1]]
-            if len(full) == len(shape) and not is_param and len(shape) == 1:
+            # registers (complete) only where every access is at a constant index: a loop
+            # left rolled over a completely partitioned array would be unrolled by it
+            every = all(dim in dims and min(dims[dim]) >= shape[dim - 1]
+                        for dim in range(1, len(shape) + 1))
+            if every and not is_param:
                 sched.append(f"schedule.partition({array!r}, kind=\"complete\")")
                 continue
-            for dim, f in sorted(dims.items()):
-                f = min(f, shape[dim - 1])
-                if f >= shape[dim - 1] and not is_param:
-                    sched.append(f"schedule.partition({array!r}, dim={dim}, kind=\"complete\")")
-                else:
+            for dim, fs in sorted(dims.items()):
+                f = min(max(fs), shape[dim - 1])
+                if f > 1:
                     sched.append(f"schedule.partition({array!r}, dim={dim}, factor={f}, "
                                  "kind=\"cyclic\")")
         header = [
@@ -437,6 +443,9 @@ class _Gen:
             lines.append(f"{ind}y[{', '.join(idx)}] = {e}")
         self.kernels.append(f"@kernel\ndef {name}({', '.join(params)}):\n" + "\n".join(lines)
                             + "\n\n")
+        if self.io == "memory":
+            for a in ins + [y]:
+                self.rolled(a)
         self.calls.append(f"{name}({', '.join(ins + [y])})")
         self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline({idx[-1]!r}))")
         self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
@@ -466,6 +475,9 @@ class _Gen:
             params = f"x: {self.arr(ty, src)}, y: {self.arr(ty, dst)}"
             loop = idx[-1]
         self.kernels.append(f"@kernel\ndef {name}({params}):\n{body}\n")
+        if self.io == "memory":
+            self.rolled(xin)
+            self.rolled(y)
         self.calls.append(f"{name}({xin}, {y})")
         self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline({loop!r}))")
         self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
@@ -494,8 +506,12 @@ class _Gen:
         self.kernels.append(src)
         self.calls.append(f"{name}({xin}, {y})")
         par = self.par_of(lay, n)
-        if self.io == "memory" and (par >= n or self.part.get(xin, {}).get(1, 1) >= n):
+        if self.io == "memory" and (par >= n or max(self.part.get(xin, {}).get(1, [1])) >= n):
             self.compose.append(f"schedule.compose(vichls.customize({name}).unroll(\"i\"))")
+            self.want(xin, 1, n)
+        elif self.io == "memory":
+            self.rolled(xin)
+            self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline(\"i\"))")
         else:
             self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline(\"i\"))")
         self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
