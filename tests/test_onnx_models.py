@@ -235,3 +235,11 @@ def test_cli_sim_of_a_model(tmp_path, capsys):
     onnx.save(om.mlp(sizes=(4, 3, 2), argmax=True), str(path))
     assert main(["sim", str(path), "--runs", "2"]) == 0
     assert "2 runs, 0 mismatches" in capsys.readouterr().out
+
+
+def test_default_parallelism_keeps_the_loops_rolled():
+    # regression: completely partitioned activations unrolled the producer's output loop
+    # (every weight a constant, a multiplier per product: 177 multipliers for 24 per cycle)
+    _, sched = vo.load(om.mlp(sizes=(8, 16, 3)))
+    assert "kind=\"complete\"" not in vo.source(om.mlp(sizes=(8, 16, 3))).source
+    assert sched.build("fpga").report["resources"]["dsp"] == 8 + 16
