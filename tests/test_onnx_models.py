@@ -147,7 +147,7 @@ def simulated():
         "mlp_memory": (om.mlp(sizes=(8, 6, 3), argmax=True),
                        {"parallelism": {"dense0": 4, "dense1": "full"}}),
         "mlp_full": (om.mlp(sizes=(6, 5, 4)), {"parallelism": "full"}),
-        "mlp_stream": (om.mlp(sizes=(6, 5, 4), argmax=True), {"io": "stream", "parallelism": 2}),
+        "mlp_stream": (om.mlp(sizes=(8, 6, 4), argmax=True), {"io": "stream", "parallelism": 4}),
         "branches": (om.branches(), {"precision": "fixed(20, 8)"}),
     }
     items = []

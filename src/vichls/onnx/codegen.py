@@ -344,17 +344,21 @@ class _Gen:
         if self.dataflow and self.io == "memory":
             par = min(par, 2)  # a channel between tasks gives two reads per cycle
         if self.io == "stream":
-            # the vector is read into a buffer of the layer's own (which the top's schedule
-            # cannot partition: at most two reads per cycle from its dual-port RAM)
-            par = min(par, 2)
+            par = min(par, k_in)  # a stream takes one element per cycle: one output
+        if self.io == "stream":
+            # the vector is read into a buffer of the layer's own (named after the layer:
+            # the top's schedule partitions it by that name)
+            xb = _ident(f"{name}_in", self.taken)
+            self.shapes[xb] = (k_in,)
             src = (f"@kernel\ndef {name}(x: stream[{spell(tx)}], y: stream[{spell(t)}]):\n"
-                   f"    xb: {self.arr(tx, (k_in,))} = 0.0\n"
-                   f"    for j in range({k_in}):\n        xb[j] = x.get()\n"
+                   f"    {xb}: {self.arr(tx, (k_in,))} = 0.0\n"
+                   f"    for j in range({k_in}):\n        {xb}[j] = x.get()\n"
                    f"    for o in range({n_out}):\n        acc: {acc_t} = {init}\n"
-                   f"        for i in range({k_in}):\n            acc += xb[i] * {w}[o, i]\n"
+                   f"        for i in range({k_in}):\n            acc += {xb}[i] * {w}[o, i]\n"
                    f"        y.put({act})\n\n")
             self.calls.append(f"{name}({xin}, {y})")
-            xarr, yarr = None, None
+            xarr, yarr = xb, None
+            self.rolled(xb)  # (written one element at a time)
             extra = ".pipeline(\"j\")"
         else:
             src = (f"@kernel\ndef {name}(x: {self.arr(tx, (k_in,))}, y: {self.arr(t, (n_out,))}):\n"
