@@ -68,6 +68,36 @@ def branches(seed=1):
     return _model(nodes, ins, outs, inits, "branches")
 
 
+def cnn(seed=0, size=8):
+    """Conv 3x3 (padded) + BatchNormalization + Relu, MaxPool 2x2, Conv 3x3 + Relu,
+    GlobalAveragePool, Flatten, Gemm, ArgMax: a tiny image classifier."""
+    rng = np.random.default_rng(seed)
+    c1, c2 = 3, 4
+    inits = [numpy_helper.from_array(a.astype(np.float32), n) for n, a in (
+        ("k1", rng.standard_normal((c1, 1, 3, 3)) * 0.5), ("kb1", rng.standard_normal(c1) * 0.1),
+        ("g", 1 + rng.standard_normal(c1) * 0.1), ("be", rng.standard_normal(c1) * 0.1),
+        ("mu", rng.standard_normal(c1) * 0.1), ("var", 0.5 + rng.random(c1)),
+        ("k2", rng.standard_normal((c2, c1, 3, 3)) * 0.3),
+        ("w", rng.standard_normal((c2, 3))), ("b", rng.standard_normal(3) * 0.1))]
+    nodes = [
+        helper.make_node("Conv", ["img", "k1", "kb1"], ["c1"], name="conv1",
+                         kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+        helper.make_node("BatchNormalization", ["c1", "g", "be", "mu", "var"], ["n1"], name="bn1"),
+        helper.make_node("Relu", ["n1"], ["r1"], name="relu1"),
+        helper.make_node("MaxPool", ["r1"], ["p1"], name="pool1", kernel_shape=[2, 2],
+                         strides=[2, 2]),
+        helper.make_node("Conv", ["p1", "k2"], ["c2"], name="conv2", kernel_shape=[3, 3]),
+        helper.make_node("Relu", ["c2"], ["r2"], name="relu2"),
+        helper.make_node("GlobalAveragePool", ["r2"], ["g2"], name="gap"),
+        helper.make_node("Flatten", ["g2"], ["f"], name="flatten"),
+        helper.make_node("Gemm", ["f", "w", "b"], ["logits"], name="fc"),
+        helper.make_node("ArgMax", ["logits"], ["cls"], name="argmax", axis=1),
+    ]
+    ins = [helper.make_tensor_value_info("img", TensorProto.FLOAT, [1, 1, size, size])]
+    outs = [helper.make_tensor_value_info("cls", TensorProto.INT64, [1, 1])]
+    return _model(nodes, ins, outs, inits, "cnn")
+
+
 def with_op(op_type: str, **attrs):
     """A dense layer followed by one node of ``op_type`` (for the errors)."""
     rng = np.random.default_rng(0)

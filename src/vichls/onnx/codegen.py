@@ -150,15 +150,32 @@ class _Gen:
                             f"(multiply-accumulates per cycle) or 'full', got {p!r}")
         return min(p, macs)
 
-    def want(self, array: str, dim: int, factor: int) -> None:
-        """Record that a layer reads or writes ``factor`` elements of ``array`` at a time
-        on ``dim`` (1-based; 1: one at a time, in a loop)."""
-        self.part.setdefault(array, {}).setdefault(dim, []).append(factor)
+    def want(self, array: str, dim: int, factor: int, role: str = "read") -> None:
+        """Record that a layer reads (``role="read"``) or writes (``"write"``) ``factor``
+        elements of ``array`` at a time on ``dim`` (1-based) in each iteration of a loop
+        (all of them at constant indices when ``factor`` is the dimension's size), or
+        one at a time (``"rolled"``, factor 1)."""
+        self.part.setdefault(array, {}).setdefault(dim, []).append((factor, role))
 
     def rolled(self, array: str) -> None:
         """A layer reads or writes ``array`` one element at a time."""
         for dim in range(1, len(self.shapes[array]) + 1):
-            self.want(array, dim, 1)
+            self.want(array, dim, 1, "rolled")
+
+    def _write_factors(self, array: str, dim: int) -> list[int]:
+        return [f for f, role in self.part.get(array, {}).get(dim, []) if role == "write"] \
+            or [1]
+
+    def _full(self, array: str, size: int) -> bool:
+        """Is every access to ``array`` so far at constant indices (registers)?"""
+        entries = self.part.get(array, {}).get(1, [])
+        return bool(entries) and all(f >= size for f, _ in entries)
+
+    def _written_in_groups(self, array: str, size: int) -> bool:
+        """Was ``array`` written a few elements per iteration of a loop (so that its banks
+        are as many as those, fewer than ``size``)?"""
+        entries = self.part.get(array, {}).get(1, [])
+        return any(role == "write" and 1 < f < size for f, role in entries)
 
     def elem_type(self, tensor: str):
         return self.ttype[tensor]
@@ -219,13 +236,20 @@ class _Gen:
                 continue
             # registers (complete) only where every access is at a constant index: a loop
             # left rolled over a completely partitioned array would be unrolled by it
-            every = all(dim in dims and min(dims[dim]) >= shape[dim - 1]
+            every = all(dim in dims and min(f for f, _ in dims[dim]) >= shape[dim - 1]
                         for dim in range(1, len(shape) + 1))
             if every and not is_param:
                 sched.append(f"schedule.partition({array!r}, kind=\"complete\")")
                 continue
-            for dim, fs in sorted(dims.items()):
-                f = min(max(fs), shape[dim - 1])
+            for dim, entries in sorted(dims.items()):
+                size = shape[dim - 1]
+                # a loop writing v elements per iteration needs the bank count to divide v
+                # (each store then has a bank of its own); readers get what is left
+                writes = [f for f, role in entries if role == "write" and 1 < f < size]
+                if writes:
+                    f = math.gcd(*writes)
+                else:
+                    f = min(max(f for f, _ in entries), size)
                 if f > 1:
                     sched.append(f"schedule.partition({array!r}, dim={dim}, factor={f}, "
                                  "kind=\"cyclic\")")
@@ -360,15 +384,6 @@ class _Gen:
             xarr, yarr = xb, None
             self.rolled(xb)  # (written one element at a time)
             extra = ".pipeline(\"j\")"
-        else:
-            src = (f"@kernel\ndef {name}(x: {self.arr(tx, (k_in,))}, y: {self.arr(t, (n_out,))}):\n"
-                   f"    for o in range({n_out}):\n        acc: {acc_t} = {init}\n"
-                   f"        for i in range({k_in}):\n            acc += x[i] * {w}[o, i]\n"
-                   f"        y[o] = {act}\n\n")
-            self.calls.append(f"{name}({xin}, {y})")
-            xarr, yarr = xin, y
-            extra = ""
-        self.kernels.append(src)
         if par >= macs:
             directives = ".unroll(\"o\").unroll(\"i\")"
             u, v = k_in, n_out
@@ -379,11 +394,32 @@ class _Gen:
         else:
             u, v = _divisor_at_most(k_in, par), 1
             directives = (f".unroll(\"i\", {u})" if u > 1 else "") + ".pipeline(\"i\")"
+        if self.io == "memory":
+            # every input at once while the layer before wrote them a few per cycle (as
+            # many banks as that): copy them into registers of this layer's own first
+            copy = u == k_in and v < n_out and self._written_in_groups(xin, k_in)
+            xr = _ident(f"{name}_x", self.taken) if copy else "x"
+            head = (f"    {xr}: {self.arr(tx, (k_in,))} = 0.0\n    for j in range({k_in}):\n"
+                    f"        {xr}[j] = x[j]\n") if copy else ""
+            src = (f"@kernel\ndef {name}(x: {self.arr(tx, (k_in,))}, y: {self.arr(t, (n_out,))}):\n"
+                   + head +
+                   f"    for o in range({n_out}):\n        acc: {acc_t} = {init}\n"
+                   f"        for i in range({k_in}):\n            acc += {xr}[i] * {w}[o, i]\n"
+                   f"        y[o] = {act}\n\n")
+            self.calls.append(f"{name}({xin}, {y})")
+            xarr, yarr = xin, y
+            extra = ""
+            if copy:
+                self.shapes[xr] = (k_in,)
+                self.want(xr, 1, k_in)
+                self.want(xin, 1, max(self._write_factors(xin, 1)), "read")
+                xarr = None
+        self.kernels.append(src)
         self.compose.append(f"schedule.compose(vichls.customize({name}){directives}{extra})")
         if xarr is not None:
-            self.want(xarr, 1, u)
+            self.want(xarr, 1, u, "read")
         if yarr is not None:
-            self.want(yarr, 1, v)
+            self.want(yarr, 1, v, "write")
         self.want(w, 1, v)
         self.want(w, 2, u)
         if b:
@@ -391,6 +427,166 @@ class _Gen:
         self.layer_info.append({"node": lay.node, "op": "+".join([lay.op_type] + lay.fused)
                                 if lay.fused else lay.op_type, "kernel": name, "macs": macs,
                                 "parallelism": u * v})
+
+    def _acc_type(self, lay: Layer, tx, t, terms: int) -> str:
+        """The accumulator of ``terms`` products of ``tx`` by ``t`` and a bias."""
+        if isinstance(t, FloatType) or isinstance(tx, FloatType):
+            if not (isinstance(t, FloatType) and isinstance(tx, FloatType)):
+                raise OnnxError(f"node '{lay.node}' ({lay.op_type}): mixing float32 and fixed "
+                                "point between layers is not supported")
+            return "float32"
+        guard = math.ceil(math.log2(terms + 1))
+        width = min(64, tx.width + t.width + guard)
+        ib = tx.int_bits + t.int_bits + guard
+        if ib > 64:
+            raise OnnxError(f"node '{lay.node}' ({lay.op_type}): the accumulator needs "
+                            f"{ib} integer bits; use narrower precisions")
+        return f"fixed({width}, {ib})"
+
+    def layer_conv(self, lay: Layer) -> None:
+        t = self.prec_of(lay)
+        x = lay.inputs[0]
+        tx = self.elem_type(x)
+        co_n, ci_n, kh_n, kw_n = lay.weight.shape
+        _, h_n, w_n = self.m.tensors[x].shape
+        _, oh_n, ow_n = self.m.tensors[lay.output].shape
+        sh, sw = lay.attrs["strides"]
+        pt, pl = lay.attrs["pads"][0], lay.attrs["pads"][1]
+        terms = ci_n * kh_n * kw_n
+        macs = co_n * oh_n * ow_n * terms
+        name = _ident(lay.node, self.taken)
+        w = self.const(f"{name}_w", lay.weight, t)
+        b = self.const(f"{name}_b", lay.bias, t) if lay.bias is not None else None
+        acc_t = self._acc_type(lay, tx, t, terms)
+        init = f"{b}[co]" if b else "0.0"
+        act = self.activation("acc", lay.activation)
+        y = self.out_var(lay, t, (co_n, oh_n, ow_n))
+        xin = self.in_vars(lay)[0]
+        row = f"oh * {sh} + kh - {pt}" if pt else (f"oh * {sh} + kh" if sh != 1 else "oh + kh")
+        col = f"ow * {sw} + kw - {pl}" if pl else (f"ow * {sw} + kw" if sw != 1 else "ow + kw")
+        xa = "xb" if self.io == "stream" else "x"
+        mac = f"acc += {xa}[ci, {row}, {col}] * {w}[co, ci, kh, kw]"
+        if any(lay.attrs["pads"]):
+            mac = (f"if {row} >= 0 and {row} < {h_n} and {col} >= 0 and {col} < {w_n}:\n"
+                   f"                                {mac}")
+        store = f"y.put({act})" if self.io == "stream" else f"y[co, oh, ow] = {act}"
+        body = (f"    for co in range({co_n}):\n        for oh in range({oh_n}):\n"
+                f"            for ow in range({ow_n}):\n                acc: {acc_t} = {init}\n"
+                f"                for ci in range({ci_n}):\n"
+                f"                    for kh in range({kh_n}):\n"
+                f"                        for kw in range({kw_n}):\n"
+                f"                            {mac}\n"
+                f"                {store}\n")
+        par = self.par_of(lay, macs)
+        one_per_cycle = par == -1 or par >= terms
+        if self.io == "stream":
+            xb = _ident(f"{name}_in", self.taken)
+            self.shapes[xb] = (ci_n, h_n, w_n)
+            body = body.replace("xb[", f"{xb}[")
+            src = (f"@kernel\ndef {name}(x: stream[{spell(tx)}], y: stream[{spell(t)}]):\n"
+                   f"    {xb}: {self.arr(tx, (ci_n, h_n, w_n))} = 0.0\n"
+                   f"    for j0 in range({ci_n}):\n        for j1 in range({h_n}):\n"
+                   f"            for j2 in range({w_n}):\n"
+                   f"                {xb}[j0, j1, j2] = x.get()\n" + body + "\n")
+            xarr, extra = xb, ".pipeline(\"j2\")"
+            self.rolled(xb)
+        else:
+            src = (f"@kernel\ndef {name}(x: {self.arr(tx, (ci_n, h_n, w_n))}, "
+                   f"y: {self.arr(t, (co_n, oh_n, ow_n))}):\n" + body + "\n")
+            xarr, extra = xin, ""
+            self.rolled(y)
+        self.kernels.append(src)
+        self.calls.append(f"{name}({xin}, {y})")
+        if one_per_cycle:  # the window's products at once, one output per cycle
+            directives = ".pipeline(\"ow\")"
+            self.want(xarr, 1, ci_n)
+            self.want(xarr, 2, kh_n)
+            self.want(xarr, 3, kw_n)
+            for dim, n in ((2, ci_n), (3, kh_n), (4, kw_n)):
+                self.want(w, dim, n)
+            eff = terms
+        else:
+            directives = ".pipeline(\"kw\")"
+            self.rolled(xarr)
+            eff = 1
+        self.want(w, 1, 1)
+        if b:
+            self.want(b, 1, 1)
+        self.compose.append(f"schedule.compose(vichls.customize({name}){directives}{extra})")
+        self.layer_info.append({"node": lay.node, "op": "+".join([lay.op_type] + lay.fused)
+                                if lay.fused else lay.op_type, "kernel": name, "macs": macs,
+                                "parallelism": eff})
+
+    def layer_pool(self, lay: Layer) -> None:
+        x = lay.inputs[0]
+        tx = self.elem_type(x)
+        c_n, h_n, w_n = self.m.tensors[x].shape
+        _, oh_n, ow_n = self.m.tensors[lay.output].shape
+        kh_n, kw_n = lay.attrs["kernel"]
+        sh, sw = lay.attrs["strides"]
+        name = _ident(lay.node, self.taken)
+        xin = self.in_vars(lay)[0]
+        xa = "x"
+        if self.io == "stream":
+            xa = _ident(f"{name}_in", self.taken)
+            self.shapes[xa] = (c_n, h_n, w_n)
+        row = f"oh * {sh} + kh" if sh != 1 else "oh + kh"
+        col = f"ow * {sw} + kw" if sw != 1 else "ow + kw"
+        if lay.attrs["kind"] == "max":
+            t = tx
+            first = f"{xa}[c, {row.replace('kh', '0')}, {col.replace('kw', '0')}]"
+            inner = (f"                m: {spell(tx)} = {first}\n"
+                     f"                for kh in range({kh_n}):\n"
+                     f"                    for kw in range({kw_n}):\n"
+                     f"                        m = max(m, {xa}[c, {row}, {col}])\n")
+            result = "m"
+        else:
+            t = self.prec_of(lay)
+            count = kh_n * kw_n
+            if isinstance(tx, FloatType):
+                acc_t, inv_t = "float32", float32
+            else:
+                guard = math.ceil(math.log2(count + 1))
+                acc_t = f"fixed({min(64, tx.width + guard)}, {tx.int_bits + guard})"
+                inv_t = fixed(32, 1)
+            inv = self.const(f"{name}_scale", np.array([1.0 / count]), inv_t)
+            inner = (f"                m: {acc_t} = 0.0\n"
+                     f"                for kh in range({kh_n}):\n"
+                     f"                    for kw in range({kw_n}):\n"
+                     f"                        m += {xa}[c, {row}, {col}]\n")
+            result = f"m * {inv}[0]"
+        y = self.out_var(lay, t, (c_n, oh_n, ow_n))
+        store = f"y.put({result})" if self.io == "stream" else f"y[c, oh, ow] = {result}"
+        body = (f"    for c in range({c_n}):\n        for oh in range({oh_n}):\n"
+                f"            for ow in range({ow_n}):\n" + inner + f"                {store}\n")
+        if self.io == "stream":
+            src = (f"@kernel\ndef {name}(x: stream[{spell(tx)}], y: stream[{spell(t)}]):\n"
+                   f"    {xa}: {self.arr(tx, (c_n, h_n, w_n))} = 0.0\n"
+                   f"    for j0 in range({c_n}):\n        for j1 in range({h_n}):\n"
+                   f"            for j2 in range({w_n}):\n"
+                   f"                {xa}[j0, j1, j2] = x.get()\n" + body + "\n")
+            extra = ".pipeline(\"j2\")"
+            self.rolled(xa)
+        else:
+            src = (f"@kernel\ndef {name}(x: {self.arr(tx, (c_n, h_n, w_n))}, "
+                   f"y: {self.arr(t, (c_n, oh_n, ow_n))}):\n" + body + "\n")
+            extra = ""
+            self.rolled(y)
+        self.kernels.append(src)
+        self.calls.append(f"{name}({xin}, {y})")
+        # one output per cycle when the window is small; else one input per cycle
+        parr = xa if self.io == "stream" else xin
+        if kh_n * kw_n <= 16:
+            self.want(parr, 2, kh_n)
+            self.want(parr, 3, kw_n)
+            self.want(parr, 1, 1)
+            directives = ".pipeline(\"ow\")"
+        else:
+            self.rolled(parr)
+            directives = ".pipeline(\"kw\")"
+        self.compose.append(f"schedule.compose(vichls.customize({name}){directives}{extra})")
+        self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
+                                "parallelism": 1})
 
     def activation(self, v: str, act) -> str:
         if act is None:
@@ -510,7 +706,7 @@ class _Gen:
         self.kernels.append(src)
         self.calls.append(f"{name}({xin}, {y})")
         par = self.par_of(lay, n)
-        if self.io == "memory" and (par >= n or max(self.part.get(xin, {}).get(1, [1])) >= n):
+        if self.io == "memory" and (par >= n or self._full(xin, n)):
             self.compose.append(f"schedule.compose(vichls.customize({name}).unroll(\"i\"))")
             self.want(xin, 1, n)
         elif self.io == "memory":

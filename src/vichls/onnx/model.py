@@ -55,6 +55,7 @@ class Layer:
     activation: tuple | None = None    # None, ("relu",), ("clip", lo, hi)
     op: tuple | None = None            # elementwise: ("relu",) ("clip", lo, hi)
     #                                    ("add",) ("add_const", array)
+    attrs: dict = field(default_factory=dict)  # conv / pool: strides, pads, kernel
 
 
 @dataclass
@@ -183,7 +184,7 @@ def read_model(path_or_model) -> Model:
     def fusable(name: str) -> Layer | None:
         """The dense layer producing ``name`` when nothing else reads ``name``."""
         lay = producer.get(name)
-        if lay is not None and lay.kind == "dense" and uses.get(name, 0) == 1 \
+        if lay is not None and lay.kind in ("dense", "conv") and uses.get(name, 0) == 1 \
                 and lay.activation is None and name not in alias.values():
             return lay
         return None
@@ -244,7 +245,12 @@ def read_model(path_or_model) -> Model:
                 x = activation_input(n, k, left)
                 dense = fusable(x)
                 shape = tensors[x].shape
-                if dense is not None and c.size in (1, dense.weight.shape[0]):
+                per_out = c.size in (1, dense.weight.shape[0]) if dense is not None else False
+                if dense is not None and dense.kind == "conv" and c.size > 1:
+                    trailing = c.shape[-3:] if c.ndim >= 3 else ()
+                    per_out = len(trailing) == 3 and trailing[1:] == (1, 1) \
+                        and trailing[0] == dense.weight.shape[0]
+                if dense is not None and per_out:
                     extra = np.broadcast_to(c.reshape(-1), (dense.weight.shape[0],))
                     dense.bias = extra.copy() if dense.bias is None else dense.bias + extra
                     dense.fused.append(label)
@@ -318,9 +324,68 @@ def read_model(path_or_model) -> Model:
             fail(n, k, "Softmax is not supported yet (it needs exponentials); end the graph "
                        "with the logits or an ArgMax, which Softmax does not change")
         elif op == "BatchNormalization":
-            fail(n, k, "BatchNormalization is not supported yet")
-        elif op in ("Conv", "MaxPool", "AveragePool", "GlobalAveragePool", "Concat"):
-            fail(n, k, "not supported yet in this version (dense networks only)")
+            x = activation_input(n, k, n.input[0])
+            dense = fusable(x)
+            if dense is None:
+                fail(n, k, "only a BatchNormalization right after a Gemm, MatMul or Conv "
+                           "(which nothing else reads) is supported: it is folded into it")
+            if a.get("training_mode", 0) or len([o for o in n.output if o]) != 1:
+                fail(n, k, "training mode is not supported")
+            gamma, beta, mean, var = (const_of(n, k, n.input[j], what) for j, what in
+                                      ((1, "scale"), (2, "bias"), (3, "mean"), (4, "variance")))
+            scale = gamma / np.sqrt(var + float(a.get("epsilon", 1e-5)))
+            n_out = dense.weight.shape[0]
+            if scale.size != n_out:
+                fail(n, k, f"{scale.size} channels where the layer before has {n_out}")
+            dense.weight = dense.weight * scale.reshape((n_out,) + (1,) * (dense.weight.ndim - 1))
+            b0 = dense.bias if dense.bias is not None else np.zeros(n_out)
+            dense.bias = (b0 - mean) * scale + beta
+            dense.fused.append(label)
+            rename_output(dense, x, out)
+            continue
+        elif op == "Conv":
+            x = activation_input(n, k, n.input[0])
+            xs = tensors[x].shape
+            if len(xs) != 3:
+                fail(n, k, f"input of shape {tensors[x].onnx_shape}: 2-D convolutions of one "
+                           "sample (N=1, C, H, W) are supported")
+            w = const_of(n, k, n.input[1], "weights")
+            if w.ndim != 4 or w.shape[1] != xs[0]:
+                fail(n, k, f"weights of shape {w.shape} for an input of {xs[0]} channels")
+            if a.get("group", 1) != 1:
+                fail(n, k, "grouped (and depthwise) convolutions are not supported yet")
+            if any(d != 1 for d in a.get("dilations", [1, 1])):
+                fail(n, k, "dilations other than 1 are not supported")
+            if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET", b"VALID", "VALID"):
+                fail(n, k, "auto_pad SAME_* is not supported: give the pads")
+            bias = const_of(n, k, n.input[2], "bias") if len(n.input) > 2 and n.input[2] \
+                else None
+            lay = Layer("conv", label, op, [x], out, weight=w, bias=bias,
+                        attrs={"strides": tuple(a.get("strides", [1, 1])),
+                               "pads": tuple(a.get("pads", [0, 0, 0, 0]))})
+        elif op in ("MaxPool", "AveragePool"):
+            x = activation_input(n, k, n.input[0])
+            if len(tensors[x].shape) != 3:
+                fail(n, k, "2-D pooling of one sample (N=1, C, H, W) is supported")
+            if any(p != 0 for p in a.get("pads", [0, 0, 0, 0])) or a.get("ceil_mode", 0) \
+                    or any(d != 1 for d in a.get("dilations", [1, 1])) \
+                    or a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET", b"VALID", "VALID"):
+                fail(n, k, "padding, ceil_mode and dilations are not supported")
+            if len([o for o in n.output if o]) != 1:
+                fail(n, k, "the indices output is not supported")
+            kernel = tuple(a["kernel_shape"])
+            lay = Layer("pool", label, op, [x], out,
+                        attrs={"kernel": kernel, "strides": tuple(a.get("strides", [1, 1])),
+                               "kind": "max" if op == "MaxPool" else "avg"})
+        elif op == "GlobalAveragePool":
+            x = activation_input(n, k, n.input[0])
+            if len(tensors[x].shape) != 3:
+                fail(n, k, "2-D pooling of one sample (N=1, C, H, W) is supported")
+            _, h, w_ = tensors[x].shape
+            lay = Layer("pool", label, op, [x], out,
+                        attrs={"kernel": (h, w_), "strides": (1, 1), "kind": "avg"})
+        elif op == "Concat":
+            fail(n, k, "not supported yet in this version")
         else:
             fail(n, k, "this operator is not supported")
         if len([o for o in n.output if o]) != 1:
