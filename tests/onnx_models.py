@@ -99,12 +99,18 @@ def cnn(seed=0, size=8):
 
 
 def with_op(op_type: str, **attrs):
-    """A dense layer followed by one node of ``op_type`` (for the errors)."""
+    """A dense layer followed by one node of ``op_type`` (for the errors; a
+    BatchNormalization after a Relu, which cannot be folded)."""
     rng = np.random.default_rng(0)
     w = rng.standard_normal((4, 3)).astype(np.float32)
-    inits = [numpy_helper.from_array(w, "w")]
-    nodes = [helper.make_node("MatMul", ["x", "w"], ["d"], name="mm"),
-             helper.make_node(op_type, ["d"], ["y"], name="the_node", **attrs)]
+    inits = [numpy_helper.from_array(w, "w")] + [
+        numpy_helper.from_array(np.ones(3, np.float32), n) for n in ("s", "b", "m", "v")]
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["d"], name="mm")]
+    if op_type == "BatchNormalization":
+        nodes += [helper.make_node("Relu", ["d"], ["d2"], name="relu"),
+                  helper.make_node(op_type, ["d2", "s", "b", "m", "v"], ["y"], name="the_node")]
+    else:
+        nodes.append(helper.make_node(op_type, ["d"], ["y"], name="the_node", **attrs))
     ins = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])]
     outs = [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3])]
     return _model(nodes, ins, outs, inits)

@@ -66,6 +66,23 @@ def test_flatten_clip_skip_add_reshape_in_both_io_modes():
         assert _python_vs_onnxruntime(m, precision="fixed(24, 10)", io=io) < 0.004
 
 
+@pytest.mark.parametrize("io", ["memory", "stream"])
+def test_cnn_within_the_fixed_point_error(io):
+    # Conv (padded) + BatchNormalization + Relu, MaxPool, Conv + Relu, GlobalAveragePool,
+    # Flatten, Gemm, ArgMax (the error measured on the logits)
+    m = om.cnn()
+    r = vo.accuracy(m, np.random.default_rng(0).standard_normal((10, 64)), io=io)
+    assert r["argmax_agreement"] == 1.0 and 0 < r["max_abs_error"] < 0.1
+    r = vo.accuracy(m, np.random.default_rng(0).standard_normal((5, 64)), io=io,
+                    precision="float32")
+    assert r["argmax_agreement"] == 1.0 and r["max_abs_error"] < 1e-5
+
+
+def test_batch_normalization_is_folded():
+    gen = vo.source(om.cnn())
+    assert "conv1 (Conv+bn1+relu1)" in gen.source and "bn1" not in gen.source.split('"""')[2]
+
+
 def test_per_node_precision():
     m = om.mlp(sizes=(8, 6, 3))
     gen = vo.source(m, precision={"default": "fixed(16, 6)", "dense1": "fixed(12, 4)", "x":
@@ -133,7 +150,8 @@ def _calls(kern, model, n, seed):
 def test_cpu_build_equals_the_python_call():
     for model, options in ((om.mlp(sizes=(8, 6, 3), argmax=True), {}),
                            (om.mlp(sizes=(8, 6, 3)), {"precision": "float32", "io": "stream"}),
-                           (om.branches(), {"io": "stream", "parallelism": 2})):
+                           (om.branches(), {"io": "stream", "parallelism": 2}),
+                           (om.cnn(size=6), {}), (om.cnn(size=6), {"io": "stream"})):
         kern, sched = vo.load(model, **options)
         cpu = sched.build("cpu")
         for inputs in _random_inputs(model, 3):
@@ -149,6 +167,7 @@ def simulated():
         "mlp_full": (om.mlp(sizes=(6, 5, 4)), {"parallelism": "full"}),
         "mlp_stream": (om.mlp(sizes=(8, 6, 4), argmax=True), {"io": "stream", "parallelism": 4}),
         "branches": (om.branches(), {"precision": "fixed(20, 8)"}),
+        "cnn": (om.cnn(size=6), {}),
     }
     items = []
     for k, (name, (model, options)) in enumerate(designs.items()):
@@ -157,7 +176,7 @@ def simulated():
     return run_batch(items)
 
 
-@pytest.mark.parametrize("name", ["mlp_memory", "mlp_full", "mlp_stream", "branches"])
+@pytest.mark.parametrize("name", ["mlp_memory", "mlp_full", "mlp_stream", "branches", "cnn"])
 def test_rtl_equals_the_python_call(simulated, name):
     assert_outcome(simulated[name])
 
@@ -188,6 +207,7 @@ def test_cli_compile_check_inputs_and_emit(tmp_path, capsys):
 @pytest.mark.parametrize("op,attrs,why", [
     ("Softmax", {"axis": 1}, "Softmax is not supported yet"),
     ("Sigmoid", {}, "this operator is not supported"),
+    ("BatchNormalization", {}, "only a BatchNormalization right after"),
 ])
 def test_unsupported_nodes_are_named(op, attrs, why):
     with pytest.raises(VichlsError) as e:

@@ -451,7 +451,6 @@ class _Gen:
         _, h_n, w_n = self.m.tensors[x].shape
         _, oh_n, ow_n = self.m.tensors[lay.output].shape
         sh, sw = lay.attrs["strides"]
-        pt, pl = lay.attrs["pads"][0], lay.attrs["pads"][1]
         terms = ci_n * kh_n * kw_n
         macs = co_n * oh_n * ow_n * terms
         name = _ident(lay.node, self.taken)
@@ -462,13 +461,16 @@ class _Gen:
         act = self.activation("acc", lay.activation)
         y = self.out_var(lay, t, (co_n, oh_n, ow_n))
         xin = self.in_vars(lay)[0]
-        row = f"oh * {sh} + kh - {pt}" if pt else (f"oh * {sh} + kh" if sh != 1 else "oh + kh")
-        col = f"ow * {sw} + kw - {pl}" if pl else (f"ow * {sw} + kw" if sw != 1 else "ow + kw")
-        xa = "xb" if self.io == "stream" else "x"
+        pads = lay.attrs["pads"]
+        hp, wp = h_n + pads[0] + pads[2], w_n + pads[1] + pads[3]
+        padded = any(pads)
+        row = f"oh * {sh} + kh" if sh != 1 else "oh + kh"
+        col = f"ow * {sw} + kw" if sw != 1 else "ow + kw"
+        # the input goes into a buffer of the layer's own (zeros around it when padded;
+        # always with streams): the window reads it without conditions
+        buffered = self.io == "stream" or padded
+        xa = _ident(f"{name}_in", self.taken) if buffered else "x"
         mac = f"acc += {xa}[ci, {row}, {col}] * {w}[co, ci, kh, kw]"
-        if any(lay.attrs["pads"]):
-            mac = (f"if {row} >= 0 and {row} < {h_n} and {col} >= 0 and {col} < {w_n}:\n"
-                   f"                                {mac}")
         store = f"y.put({act})" if self.io == "stream" else f"y[co, oh, ow] = {act}"
         body = (f"    for co in range({co_n}):\n        for oh in range({oh_n}):\n"
                 f"            for ow in range({ow_n}):\n                acc: {acc_t} = {init}\n"
@@ -479,22 +481,25 @@ class _Gen:
                 f"                {store}\n")
         par = self.par_of(lay, macs)
         one_per_cycle = par == -1 or par >= terms
-        if self.io == "stream":
-            xb = _ident(f"{name}_in", self.taken)
-            self.shapes[xb] = (ci_n, h_n, w_n)
-            body = body.replace("xb[", f"{xb}[")
-            src = (f"@kernel\ndef {name}(x: stream[{spell(tx)}], y: stream[{spell(t)}]):\n"
-                   f"    {xb}: {self.arr(tx, (ci_n, h_n, w_n))} = 0.0\n"
-                   f"    for j0 in range({ci_n}):\n        for j1 in range({h_n}):\n"
-                   f"            for j2 in range({w_n}):\n"
-                   f"                {xb}[j0, j1, j2] = x.get()\n" + body + "\n")
-            xarr, extra = xb, ".pipeline(\"j2\")"
-            self.rolled(xb)
-        else:
-            src = (f"@kernel\ndef {name}(x: {self.arr(tx, (ci_n, h_n, w_n))}, "
-                   f"y: {self.arr(t, (co_n, oh_n, ow_n))}):\n" + body + "\n")
-            xarr, extra = xin, ""
+        head = ""
+        if buffered:
+            self.shapes[xa] = (ci_n, hp, wp)
+            at = (f"j0, j1 + {pads[0]}, j2 + {pads[1]}" if padded else "j0, j1, j2")
+            value = "x.get()" if self.io == "stream" else "x[j0, j1, j2]"
+            head = (f"    {xa}: {self.arr(tx, (ci_n, hp, wp))} = 0.0\n"
+                    f"    for j0 in range({ci_n}):\n        for j1 in range({h_n}):\n"
+                    f"            for j2 in range({w_n}):\n"
+                    f"                {xa}[{at}] = {value}\n")
+            self.rolled(xa)
+        xparam = f"stream[{spell(tx)}]" if self.io == "stream" else self.arr(tx, (ci_n, h_n, w_n))
+        yparam = f"stream[{spell(t)}]" if self.io == "stream" else self.arr(t, (co_n, oh_n, ow_n))
+        src = f"@kernel\ndef {name}(x: {xparam}, y: {yparam}):\n" + head + body + "\n"
+        extra = ".pipeline(\"j2\")" if buffered else ""
+        xarr = xa if buffered else xin
+        if self.io == "memory":
             self.rolled(y)
+            if buffered:
+                self.rolled(xin)
         self.kernels.append(src)
         self.calls.append(f"{name}({xin}, {y})")
         if one_per_cycle:  # the window's products at once, one output per cycle
