@@ -12,7 +12,11 @@ tensor's shape (``onnx.shape_inference``, strict), and walks the graph's nodes i
   tensor and a constant) that could not be fused;
 - ``copy``: ``Flatten``/``Reshape`` between shapes of different ranks (one of them flat);
   between flat shapes, and ``Identity``/``Dropout``, the tensor is only renamed;
-- ``argmax``: ``ArgMax`` over the last axis of a flat tensor, the graph's last node.
+- ``argmax``: ``ArgMax`` over the last axis of a flat tensor, the graph's last node;
+- ``conv``: ``Conv`` (2-D, group 1), with a following per-channel ``Add``, ``Relu``/``Clip``
+  folded in as for dense layers; ``BatchNormalization`` after a dense or conv layer is folded
+  into its weights and bias;
+- ``pool``: ``MaxPool``, ``AveragePool`` (no padding), ``GlobalAveragePool``.
 
 A leading batch dimension of 1 (or symbolic) is dropped from every tensor of rank 2 or
 more. Weights are kept as float64 numpy arrays (alpha and beta of ``Gemm`` folded in);
