@@ -409,7 +409,8 @@ class _Gen:
             self.calls.append(f"{name}({xin}, {y})")
             xarr, yarr = xin, y
             extra = ""
-            if copy:
+            if copy:  # (unrolled before partitioning: each read names its bank)
+                directives = ".unroll(\"j\")" + directives
                 self.shapes[xr] = (k_in,)
                 self.want(xr, 1, k_in)
                 self.want(xin, 1, max(self._write_factors(xin, 1)), "read")
