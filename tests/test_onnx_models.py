@@ -120,8 +120,12 @@ def test_parallelism_sets_the_directives():
     reuse4 = vo.source(m, parallelism={"dense0": 256, "dense1": 512, "dense2": 256,
                                        "dense3": 40})
     assert 'customize(dense0).unroll("o", 16).pipeline("o")' in reuse4.source
-    assert 'customize(dense1).unroll("o", 8).pipeline("o")' in reuse4.source
-    assert 'customize(dense3).pipeline("o")' in reuse4.source  # 5 outputs: one of 32 MACs
+    # dense0 writes 16 outputs per cycle (16 banks); dense1 reads all 64 at once: it copies
+    # them into registers of its own first
+    assert "schedule.partition('r0', dim=1, factor=16, kind=\"cyclic\")" in reuse4.source
+    assert 'customize(dense1).unroll("j").unroll("o", 8).pipeline("o")' in reuse4.source
+    assert "schedule.partition('dense1_x', kind=\"complete\")" in reuse4.source
+    assert 'customize(dense3).unroll("j").pipeline("o")' in reuse4.source  # one of 32 MACs
     low = vo.source(m, parallelism=4)
     assert 'customize(dense1).unroll("i", 4).pipeline("i")' in low.source
     assert "schedule.partition('dense1_w', dim=2, factor=4, kind=\"cyclic\")" in low.source
