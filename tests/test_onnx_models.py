@@ -172,6 +172,8 @@ def simulated():
         "mlp_stream": (om.mlp(sizes=(8, 6, 4), argmax=True), {"io": "stream", "parallelism": 4}),
         "branches": (om.branches(), {"precision": "fixed(20, 8)"}),
         "cnn": (om.cnn(size=6), {}),
+        # dense0 writes 3 outputs per cycle, dense1 reads all 6 at once (a register copy)
+        "mlp_reuse": (om.mlp(sizes=(8, 6, 4)), {"parallelism": {"dense0": 24, "dense1": 12}}),
     }
     items = []
     for k, (name, (model, options)) in enumerate(designs.items()):
@@ -180,7 +182,8 @@ def simulated():
     return run_batch(items)
 
 
-@pytest.mark.parametrize("name", ["mlp_memory", "mlp_full", "mlp_stream", "branches", "cnn"])
+@pytest.mark.parametrize("name", ["mlp_memory", "mlp_full", "mlp_stream", "branches", "cnn",
+                                  "mlp_reuse"])
 def test_rtl_equals_the_python_call(simulated, name):
     assert_outcome(simulated[name])
 
