@@ -270,3 +270,16 @@ def test_default_parallelism_keeps_the_loops_rolled():
     _, sched = vo.load(om.mlp(sizes=(8, 16, 3)))
     assert "kind=\"complete\"" not in vo.source(om.mlp(sizes=(8, 16, 3))).source
     assert sched.build("fpga").report["resources"]["dsp"] == 8 + 16
+
+
+@pytest.mark.parametrize("model,options", [
+    (lambda: om.mlp(sizes=(8, 6, 4), argmax=True), {"parallelism": {"dense0": 24, "dense1": 12}}),
+    (lambda: om.cnn(size=6), {}),
+    (lambda: om.mlp(sizes=(8, 6, 4)), {"io": "stream", "parallelism": 4}),
+])
+def test_generated_verilog_is_lint_clean(model, options):
+    from vichls.flows.lint import lint_verilog
+
+    _, sched = vo.load(model(), **options)
+    design = sched.build("fpga")
+    assert lint_verilog(design.deliverable, design.signature.name) == []
