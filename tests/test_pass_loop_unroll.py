@@ -10,6 +10,7 @@ from loop_ir import accesses, affine_loops, assert_cpu_agrees, maps_of, matmul, 
 from loop_ir import bounded
 from vichls.transforms.loop.loop_unroll import unroll_loop
 from vichls.analysis.loop_utils import LoopTransformError
+from vichls import int32, kernel
 
 
 def test_full_unroll_replaces_the_loop_by_constant_copies():
@@ -72,3 +73,31 @@ def test_loops_without_affine_bounds_are_refused():
     loop = next(op for op in m.walk() if op.name == "scf.for")
     with pytest.raises(LoopTransformError, match="not an affine.for"):
         unroll_loop(loop, 2)
+
+
+@kernel
+def single_trip(x: int32[4, 3], y: int32[4]):
+    for o in range(4):
+        acc: int32 = 0
+        for c in range(1):
+            for k in range(3):
+                acc += x[o, c + k]
+        y[o] = acc
+    for z in range(0):
+        y[z] = 1
+
+
+def test_a_full_unroll_of_one_or_no_iteration_leaves_no_loop():
+    # regression: a loop of one iteration inside a pipelined loop stayed a loop ("a loop
+    # inside a pipelined loop was not unrolled"), as ONNX convolutions of one channel have
+    m = single_trip.module()
+    one = [loop for loop in affine_loops(m) if loop.upperBoundMap.data.results[0].value == 1]
+    none = [loop for loop in affine_loops(m) if loop.upperBoundMap.data.results[0].value == 0]
+    assert unroll_loop(one[0]) is None and unroll_loop(none[0]) is None
+    assert sorted(loop.upperBoundMap.data.results[0].value for loop in affine_loops(m)) == [3, 4]
+    assert_cpu_agrees(single_trip, m)
+    import vichls
+
+    s = vichls.customize(single_trip).pipeline("o").partition("x", dim=2, factor=3)
+    report = s.build("fpga").report
+    assert [loop["ii"] for loop in report["loops"] if loop.get("pipelined")] == [1]

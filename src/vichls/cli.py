@@ -22,7 +22,7 @@ from vichls.time_limit import TimeLimitExceeded, time_limit
 from vichls.errors import VichlsError
 from vichls.frontend.design_file import Loaded, load_design  # noqa: F401 (Loaded: API)
 
-EMIT_KINDS = ("loop", "structural", "verilog", "llvm")
+EMIT_KINDS = ("loop", "structural", "verilog", "llvm", "python")
 
 
 def _log(msg: str) -> None:
@@ -86,8 +86,16 @@ def cmd_compile(args) -> int:
     from vichls.frontend.mlir_input import print_module
 
     t0 = time.perf_counter()
-    loaded = load_design(args.file, args.top)
+    is_onnx = args.file.endswith(".onnx")
+    if not is_onnx and (args.emit == "python" or args.check_inputs):
+        raise VichlsError(f"--{'emit python' if args.emit == 'python' else 'check-inputs'} "
+                          "applies to ONNX models (.onnx)")
+    if args.emit == "python":
+        return _emit_onnx_python(args)
+    loaded = _load(args)
     top = loaded.signature.name
+    if args.check_inputs:
+        _check_onnx_inputs(args)
     loop_text = print_module(loaded.module)
     emit = args.emit
     if emit == "llvm" and args.target != "cpu":
@@ -179,6 +187,71 @@ def cmd_compile(args) -> int:
     return 0
 
 
+def _load(args) -> Loaded:
+    """FILE: a kernel file, a package, or an ONNX model (with --precision, --io, ...)."""
+    if args.file.endswith(".onnx"):
+        from vichls.onnx.design import load_onnx_design
+
+        return load_onnx_design(args.file, args.top, _onnx_options(args))
+    return load_design(args.file, args.top)
+
+
+def _onnx_options(args) -> dict:
+    """vichls.onnx.load's options from --precision, --io, --parallelism."""
+    par = getattr(args, "parallelism", None)
+    if par is not None and par != "full":
+        par = positive_int(par) if par.isdigit() else None
+        if par is None:
+            raise VichlsError(f"--parallelism {args.parallelism!r}: a whole number above zero "
+                              "(multiply-accumulates per cycle) or 'full'")
+    return {"precision": args.precision, "io": args.io, "parallelism": par}
+
+
+def _emit_onnx_python(args) -> int:
+    """--emit python: the kernel file generated for an ONNX model (with -o DIR: written
+    there with its weights, <top>.py and <top>.npz)."""
+    from vichls.onnx import read_model, source
+
+    gen = source(read_model(args.file), **_onnx_options(args))
+    if args.output is None or args.output_defaulted:
+        sys.stdout.write(gen.source)
+        return 0
+    import io as _io
+
+    buf = _io.BytesIO()
+    np.savez(buf, **gen.weights)
+    for p in _write_outputs(Path(args.output), {f"{gen.top}.py": gen.source,
+                                                f"{gen.top}.npz": buf.getvalue()}):
+        print(f"  wrote {p}")
+    return 0
+
+
+def _check_onnx_inputs(args) -> None:
+    """--check-inputs FILE.npy: the design's agreement with onnxruntime on those inputs."""
+    from vichls.onnx import accuracy
+
+    try:
+        data = np.load(args.check_inputs)
+    except (OSError, ValueError) as e:
+        raise VichlsError(f"--check-inputs {args.check_inputs}: cannot read it ({e})") from None
+    r = accuracy(args.file, data, **_onnx_options(args))
+    print(f"  accuracy:  argmax agrees with onnxruntime on {r['agree']} of {r['samples']} "
+          f"inputs ({100 * r['argmax_agreement']:.1f}%); largest absolute error "
+          f"{r['max_abs_error']:.6g}")
+
+
+def _onnx_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of an ONNX model FILE (docs/onnx.md)."""
+    parser.add_argument("--precision", default="fixed(16, 6)", metavar="P",
+                        help="ONNX models: the number type, fixed(W, I) or float32 "
+                             "(default: fixed(16, 6))")
+    parser.add_argument("--io", choices=("memory", "stream"), default="memory",
+                        help="ONNX models: tensors as arrays (memory, default) or streams")
+    parser.add_argument("--parallelism", metavar="N", default=None,
+                        help="ONNX models: multiply-accumulates per cycle of each layer, or "
+                             "'full' (default: one output per cycle)")
+
+
 def _emit(args, files: dict[str, str], text: str) -> int:
     if args.output is None or args.output_defaulted:
         sys.stdout.write(text)
@@ -199,7 +272,7 @@ def cmd_sim(args) -> int:
     from vichls.driver.build import build_module
     from vichls.signature import check_call_args
 
-    loaded = load_design(args.file, args.top)
+    loaded = _load(args)
     if loaded.kernel is None:
         raise VichlsError("vichls sim needs the Python kernel (a .py file) as its reference")
     sig = loaded.kernel.signature
@@ -467,14 +540,16 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"vichls {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
-    c = sub.add_parser("compile", help="compile a kernel file (.py) or loop-level IR (.mlir)",
+    c = sub.add_parser("compile", help="compile a kernel file (.py), loop-level IR (.mlir) or "
+                                       "an ONNX model (.onnx)",
                        description="Compile the top kernel of FILE. --target fpga writes "
                                    "<top>.v, <top>.report.json, the text report <top>.rpt "
                                    "(laid out as Vitis's csynth report) and the portable "
                                    "loop-level IR <top>.mlir (with s_axilite interfaces also "
                                    "x<top>_hw.h and the Python and C drivers); --target cpu "
                                    "writes <top>.ll and <top>.o.")
-    c.add_argument("file", metavar="FILE", help="kernel file (.py) or loop-level IR (.mlir)")
+    c.add_argument("file", metavar="FILE", help="kernel file (.py), loop-level IR (.mlir) or "
+                                                "ONNX model (.onnx)")
     c.add_argument("--top", metavar="NAME", help="the kernel to compile (default: the only one, "
                                                  "or the one no other kernel calls)")
     c.add_argument("--target", choices=("fpga", "cpu"), default="fpga",
@@ -486,7 +561,13 @@ def make_parser() -> argparse.ArgumentParser:
     _limit_options(c)
     c.add_argument("--emit", choices=EMIT_KINDS,
                    help="print one level instead (to stdout, or into -o DIR if given): "
-                        "loop-level IR, structural IR, Verilog, or LLVM IR")
+                        "loop-level IR, structural IR, Verilog, or LLVM IR; python: the "
+                        "kernel file generated for an ONNX model (and its weights, .npz)")
+    _onnx_arguments(c)
+    c.add_argument("--check-inputs", metavar="FILE.npy",
+                   help="ONNX models: compare the design's Python call with onnxruntime on "
+                        "these inputs (first axis: samples) and print the argmax agreement "
+                        "and the largest error")
     c.add_argument("--package", type=package_kinds, metavar="KINDS",
                    help="also write packages for vendor tools: vivado (ip/component.xml, "
                         "IP-XACT), fusesoc (<top>.core), quartus (<top>_hw.tcl), "
@@ -504,6 +585,7 @@ def make_parser() -> argparse.ArgumentParser:
     s.add_argument("--runs", type=positive_int, default=20, help="number of random calls (default 20)")
     _limit_options(s)
     s.add_argument("--simulator", choices=("verilator", "icarus"), default="verilator")
+    _onnx_arguments(s)
     s.add_argument("--clock-period", type=positive_number, default=10.0, metavar="NS")
     s.add_argument("--max-cycles", type=positive_int, default=10_000_000,
                    help="give up on a call after this many cycles (default 10,000,000)")

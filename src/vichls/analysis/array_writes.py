@@ -117,6 +117,8 @@ def overwrites_in_order(ops: list[Operation], value: SSAValue, usage: Usage) -> 
     accesses = [x for top in ops for x in top.walk()
                 if (direct_access(x) or (None,))[0] is value
                 or (isinstance(x, func.CallOp) and value in x.arguments)]
+    if len(accesses) > 1:
+        return unrolled_in_order(accesses, value, ops[0].parent_op())
     if len(accesses) != 1:
         return False
     access = accesses[0]
@@ -128,6 +130,37 @@ def overwrites_in_order(ops: list[Operation], value: SSAValue, usage: Usage) -> 
         return single_in_order_access(callee, param, "w")
     return isinstance(access, (affine.StoreOp, memref.StoreOp)) and \
         in_order_nest(access, value, ops[0].parent_op())
+
+
+def unrolled_in_order(accesses: list[Operation], value: SSAValue, root) -> bool:
+    """``accesses`` are the stores of an in-order loop over a one-dimensional array
+    unrolled by their count: ``s`` stores at ``i``, ``i + 1``, ..., ``i + s - 1`` in one
+    affine.for from 0 to the array's size by ``s`` (directly under ``root``)."""
+    shape = value.type.get_shape() if isinstance(value.type, MemRefType) else ()
+    step = len(accesses)
+    if len(shape) != 1 or shape[0] % step:
+        return False
+    loop = accesses[0].parent_op()
+    if not isinstance(loop, affine.ForOp) or loop.parent_op() is not root:
+        return False
+    if loop.lowerBoundOperands or loop.upperBoundOperands or loop.step.value.data != step:
+        return False
+    if loop.lowerBoundMap.data.eval([], []) != (0,) or \
+            loop.upperBoundMap.data.eval([], []) != (shape[0],):
+        return False
+    iv = loop.body.block.args[0]
+    offsets = set()
+    for access in accesses:
+        if not isinstance(access, affine.StoreOp) or access.parent_op() is not loop:
+            return False
+        amap = access.map.data if access.map is not None else None
+        if amap is None or amap.num_symbols or amap.num_dims != 1 or list(access.indices) != [iv]:
+            return False
+        base = amap.eval([0], [])[0]
+        if tuple(amap.eval([5], [])) != (base + 5,):  # i + constant
+            return False
+        offsets.add(base)
+    return offsets == set(range(step))
 
 
 def same_element_loads(ops: list[Operation]) -> bool:

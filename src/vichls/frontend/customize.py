@@ -180,6 +180,19 @@ class Schedule:
             arrays.update({s.name: s for s in kt.locals if s.is_array})
             arrays.update(constant_arrays(self.kernel))  # (read by the top or a callee)
             if name not in arrays:
+                # a local array of a called kernel, when its name is that kernel's alone
+                owners = {}
+                for callee in sorted(self._called_kernels()):
+                    tree = self._kernel_named(callee).tree()
+                    for sym in tree.locals:
+                        if sym.is_array and sym.name == name:
+                            owners[callee] = sym
+                if len(owners) > 1:
+                    raise self._fail(d, f"'{name}' is a local array of several kernels "
+                                        f"({', '.join(sorted(owners))}); rename it in all but "
+                                        "one to partition it")
+                arrays.update({name: sym for sym in owners.values()})
+            if name not in arrays:
                 raise self._fail(d, f"kernel '{kt.name}' has no array named '{name}'")
             sym = arrays[name]
             kind, dim, factor = opts["kind"], opts["dim"], opts["factor"]
@@ -271,6 +284,16 @@ class Schedule:
                                  *where)
         self.composed.append(other)
         return self
+
+    def _kernel_named(self, name: str):
+        todo, seen = [self.kernel], set()
+        while todo:
+            k = todo.pop()
+            if k.name == name:
+                return k
+            seen.add(k.name)
+            todo += [c for c in k.tree().callees if c.name not in seen]
+        raise KeyError(name)
 
     def _called_kernels(self) -> set[str]:
         found: set[str] = set()

@@ -5,7 +5,7 @@ package (``.mlir``), read into the loop-level module to compile.
 only kernel, or the kernel of the file's one schedule, or the one no other kernel calls),
 applies the file's module-level ``vichls.customize`` schedule of it (two schedules of one
 kernel are an error), and keeps the file's ``make_inputs``; or reads and checks a package
-(vichls/frontend/mlir_input.py). Used by ``vichls compile``/``sim`` and ``vichls dse``.
+(vichls/frontend/mlir_input.py). (ONNX models: vichls/onnx/design.py.) Used by ``vichls compile``/``sim`` and ``vichls dse``.
 """
 
 from __future__ import annotations
@@ -33,6 +33,10 @@ class Loaded:
 def load_design(path: str, top: str | None) -> Loaded:
     from vichls.frontend.kernel import kernels_in, load_file
     from vichls.frontend.customize import Schedule
+
+    if path.endswith(".onnx"):  # (vichls.onnx sits above the front end: the CLI reads these)
+        raise VichlsError("an ONNX model: compile it with vichls compile / vichls sim, or "
+                          "vichls.onnx.load", path)
 
     if path.endswith(".mlir"):
         from vichls.frontend.mlir_input import load_mlir

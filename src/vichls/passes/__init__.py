@@ -46,6 +46,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "fuse-pipelines": (fpga + "fuse_pipelines", "FusePipelinesPass"),
         "merge-constant-reads": (fpga + "merge_constant_reads", "MergeConstantReadsPass"),
         "narrow": (fpga + "narrow_compares", "NarrowPass"),
+        "narrow-wrapped-sums": (fpga + "narrow_wrapped_sums", "NarrowWrappedSumsPass"),
         "predicate-ifs": (fpga + "predicate_ifs", "PredicateIfsPass"),
         "reassociate": (fpga + "reassociate", "ReassociatePass"),
         "reassociate-products": (fpga + "reassociate_products", "ReassociateProductsPass"),

@@ -111,6 +111,7 @@ from vichls.transforms.fpga.narrow_compares import NarrowPass
 from vichls.transforms.loop.partition_arrays import ApplyPartitionsPass
 from vichls.transforms.loop.remove_dead_inits import RemoveDeadInitsPass
 from vichls.transforms.fpga.predicate_ifs import PredicateIfsPass
+from vichls.transforms.fpga.narrow_wrapped_sums import NarrowWrappedSumsPass
 from vichls.transforms.fpga.reassociate import ReassociatePass
 from vichls.transforms.fpga.reassociate_products import ReassociateProductsPass
 from vichls.transforms.fpga.remove_dead_ops import RemoveDeadOpsPass
@@ -134,7 +135,8 @@ def fpga_prepare(device: str) -> list[ModulePass]:
         ForwardArrayStoresPass(), ScalarReplacementPass(), ForwardScalarStoresPass(),
         ForwardWhileExitLoadsPass(), RotateLoadsPass(), StepDividedIvsPass(),
         DivByConstantPass(device=device),
-        ShiftAddProductsPass(device=device), ReassociatePass(device=device), NarrowPass(),
+        ShiftAddProductsPass(device=device), NarrowWrappedSumsPass(),
+        ReassociatePass(device=device), NarrowPass(),
         ValueNumberingPass(), RemoveDeadOpsPass(), PredicateIfsPass(device=device),
         BindMultipliersPass(device=device),
     ]

@@ -52,9 +52,13 @@ def unroll_loop(loop: affine.ForOp, factor: int | None = None) -> affine.ForOp |
     if bounds is None:
         return _unroll_affine(loop, factor)
     trip = bounds.trip_count
-    if factor is None or factor >= trip:
-        factor = max(trip, 1)
-    if factor == 1:
+    full = factor is None or factor >= trip
+    if full and trip == 0:  # unrolled completely: nothing is left
+        loop.parent_block().erase_op(loop)
+        return None
+    if full:
+        factor = trip  # (a loop of one iteration is unrolled too: its body at the lower bound)
+    if factor == 1 and not full:
         return loop
     main_trips = trip // factor * factor
     block = loop.parent_block()

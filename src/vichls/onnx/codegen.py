@@ -1,0 +1,729 @@
+"""The Python source of a vichls kernel file for a model read by vichls/onnx/model.py.
+
+``generate(model, precision, io, parallelism, dataflow)`` writes one ``@kernel`` per layer
+(weights as ``vichls.const`` tables of the layer's precision, read from the ``WEIGHTS``
+dictionary of numpy arrays), a top kernel that calls the layers in graph order through
+local arrays (``io="memory"``) or local streams (``io="stream"``, tensors element by element
+in C order), and a module-level ``schedule = vichls.customize(top)`` whose directives come
+from each layer's parallelism (multiply-accumulates per cycle; hls4ml's reuse factor is its
+inverse). The text is meant to be read and edited: ``vichls compile model.onnx --emit
+python`` writes it with the weights beside it (``.npz``).
+
+Dense layers are output-stationary: ``acc = b[o]; acc += x[i] * W[o, i]`` in an accumulator
+wide enough for every partial sum (the product's bits plus ``ceil(log2(K + 1))``, at most 64),
+then the activation and the conversion to the layer's type. Parallelism ``P`` of a layer with
+``K`` inputs and ``N`` outputs: below ``K``, the ``i`` loop is unrolled by the largest divisor
+``u`` of ``K`` not above ``P`` and pipelined (``N * K / u`` cycles); from ``K`` on, the ``o``
+loop is unrolled by the largest divisor ``v`` of ``N`` with ``v * K <= P`` and pipelined (the
+``i`` loop unrolled inside: ``N / v`` cycles); at ``N * K`` both loops are unrolled. The
+arrays read and written are partitioned to match (the top's locals and parameters, the
+weight tables); an activation array between two layers gets the larger of the two factors.
+"""
+
+from __future__ import annotations
+
+import keyword
+import math
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vichls.onnx.model import Layer, Model, OnnxError
+from vichls.types import FixedType, FloatType, fixed, float32, ufixed
+
+DEFAULT_PRECISION = "fixed(16, 6)"
+RESERVED = {"range", "min", "max", "abs", "int_", "uint_", "vichls", "kernel", "stream", "fixed",
+            "ufixed", "float32", "int32", "np", "WEIGHTS", "schedule", "const", "top"}
+
+
+def parse_precision(spec, where: str):
+    """A precision: a vichls type (``fixed(16, 6)``, ``float32``) or its spelling."""
+    if isinstance(spec, (FixedType, FloatType)):
+        return spec
+    if not isinstance(spec, str):
+        raise OnnxError(f"precision of {where}: expected a string such as 'fixed(16, 6)' or "
+                        f"'float32', got {spec!r}")
+    try:
+        t = eval(spec, {"__builtins__": {}}, {"fixed": fixed, "ufixed": ufixed, "float32": float32,
+                                             "ap_fixed": fixed, "ap_ufixed": ufixed})
+    except Exception as e:
+        raise OnnxError(f"precision of {where}: cannot read {spec!r} ({e}); write "
+                        "fixed(W, I[, quant=..., overflow=...]), ufixed(...) or float32") from None
+    if not isinstance(t, (FixedType, FloatType)):
+        raise OnnxError(f"precision of {where}: {spec!r} is not a fixed-point type or float32")
+    return t
+
+
+def spell(t) -> str:
+    if isinstance(t, str):
+        return t
+    return "float32" if isinstance(t, FloatType) else t.name
+
+
+def _ident(name: str, taken: set[str]) -> str:
+    s = re.sub(r"\W", "_", name)
+    if not s or s[0].isdigit():
+        s = "t_" + s
+    if keyword.iskeyword(s) or s in RESERVED or s.startswith("__"):
+        s = s.strip("_") + "_"
+        if keyword.iskeyword(s) or s in RESERVED:
+            s = s + "x"
+    base, k = s, 2
+    while s in taken:
+        s = f"{base}_{k}"
+        k += 1
+    taken.add(s)
+    return s
+
+
+def _divisor_at_most(n: int, p: int) -> int:
+    return max(d for d in range(1, n + 1) if n % d == 0 and d <= max(1, p))
+
+
+@dataclass
+class Generated:
+    source: str
+    weights: dict[str, np.ndarray]
+    top: str
+    params: list[str]               # the top's parameter names (inputs, then outputs)
+    layers: list[dict] = field(default_factory=list)  # per layer: name, node, macs, parallelism
+
+
+class _Gen:
+    def __init__(self, model: Model, precision, io: str, parallelism, dataflow: bool | None):
+        if io not in ("memory", "stream"):
+            raise OnnxError(f"io must be 'memory' or 'stream', got {io!r}")
+        self.m, self.io = model, io
+        self.dataflow = (io == "stream") if dataflow is None else bool(dataflow)
+        self.taken: set[str] = set()
+        self.precision = precision if isinstance(precision, dict) else {"default": precision}
+        known = {lay.node for lay in model.layers} | {f for lay in model.layers for f in lay.fused}
+        known |= {t.name for t in model.inputs} | {"default"}
+        for key in self.precision:
+            if key not in known:
+                raise OnnxError(f"precision given for '{key}', which is neither a node of the "
+                                f"model nor one of its inputs (nodes: "
+                                f"{', '.join(sorted(known - {'default'}))})")
+        self.default = parse_precision(self.precision.get("default", DEFAULT_PRECISION),
+                                       "the model")
+        self.parallelism = parallelism
+        if isinstance(parallelism, dict):
+            for key in parallelism:
+                if key != "default" and key not in known:
+                    raise OnnxError(f"parallelism given for '{key}', which is not a node of "
+                                    "the model")
+        self.var: dict[str, str] = {}     # tensor -> identifier in the top
+        self.ttype: dict[str, object] = {}
+        self.weights: dict[str, np.ndarray] = {}
+        self.kernels: list[str] = []
+        self.consts: list[str] = []
+        self.calls: list[str] = []
+        self.locals: list[str] = []
+        self.compose: list[str] = []
+        self.part: dict[str, dict] = {}   # array -> {dim: factor or "complete"}, with shape
+        self.shapes: dict[str, tuple] = {}
+        self.param_names: set[str] = set()
+        self.layer_info: list[dict] = []
+        self.consumers: dict[str, int] = {}
+        for lay in model.layers:
+            for t in lay.inputs:
+                self.consumers[t] = self.consumers.get(t, 0) + 1
+
+    # -- helpers ---------------------------------------------------------------------------
+    def prec_of(self, lay: Layer):
+        for key in [lay.node, *lay.fused]:
+            if key in self.precision:
+                return parse_precision(self.precision[key], f"node '{key}'")
+        return self.default
+
+    def par_of(self, lay: Layer, macs: int) -> int:
+        p = self.parallelism
+        if isinstance(p, dict):
+            p = next((p[k] for k in [lay.node, *lay.fused] if k in p), p.get("default"))
+        if p is None:
+            return -1  # the layer's default
+        if p == "full":
+            return macs
+        if isinstance(p, bool) or not isinstance(p, int) or p < 1:
+            raise OnnxError(f"parallelism of node '{lay.node}': expected a positive integer "
+                            f"(multiply-accumulates per cycle) or 'full', got {p!r}")
+        return min(p, macs)
+
+    def want(self, array: str, dim: int, factor: int, role: str = "read") -> None:
+        """Record that a layer reads (``role="read"``) or writes (``"write"``) ``factor``
+        elements of ``array`` at a time on ``dim`` (1-based) in each iteration of a loop
+        (all of them at constant indices when ``factor`` is the dimension's size), or
+        one at a time (``"rolled"``, factor 1)."""
+        self.part.setdefault(array, {}).setdefault(dim, []).append((factor, role))
+
+    def rolled(self, array: str) -> None:
+        """A layer reads or writes ``array`` one element at a time."""
+        for dim in range(1, len(self.shapes[array]) + 1):
+            self.want(array, dim, 1, "rolled")
+
+    def _write_factors(self, array: str, dim: int) -> list[int]:
+        return [f for f, role in self.part.get(array, {}).get(dim, []) if role == "write"] \
+            or [1]
+
+    def _full(self, array: str, size: int) -> bool:
+        """Is every access to ``array`` so far at constant indices (registers)?"""
+        entries = self.part.get(array, {}).get(1, [])
+        return bool(entries) and all(f >= size for f, _ in entries)
+
+    def _written_in_groups(self, array: str, size: int) -> bool:
+        """Was ``array`` written a few elements per iteration of a loop (so that its banks
+        are as many as those, fewer than ``size``)?"""
+        entries = self.part.get(array, {}).get(1, [])
+        return any(role == "write" and 1 < f < size for f, role in entries)
+
+    def elem_type(self, tensor: str):
+        return self.ttype[tensor]
+
+    def arr(self, t, shape) -> str:
+        return f"{spell(t)}[{', '.join(str(d) for d in shape)}]"
+
+    def zero(self, t) -> str:
+        return "0.0"
+
+    # -- the model -------------------------------------------------------------------------
+    def run(self) -> Generated:
+        m = self.m
+        top_name = _ident(m.name if m.name else "model", self.taken)
+        params = []
+        for t in m.inputs:
+            v = _ident(t.name, self.taken)
+            self.var[t.name] = v
+            self.param_names.add(v)
+            self.shapes[v] = t.shape
+            self.ttype[t.name] = parse_precision(self.precision.get(t.name, spell(self.default))
+                                                 if t.name in self.precision else self.default,
+                                                 f"input '{t.name}'")
+            params.append(v)
+        for t in m.outputs:
+            v = _ident(t.name, self.taken)
+            self.var[t.name] = v
+            self.param_names.add(v)
+            self.shapes[v] = t.shape
+            params.append(v)
+        for lay in m.layers:
+            self.layer(lay)
+        # the top kernel
+        sig = []
+        for t in m.inputs + m.outputs:
+            ty = self.ttype[t.name]
+            if self.io == "stream":
+                sig.append(f"{self.var[t.name]}: stream[{spell(ty)}]")
+            else:
+                sig.append(f"{self.var[t.name]}: {self.arr(ty, t.shape)}")
+            self.shapes[self.var[t.name]] = t.shape
+        body = self.locals + self.calls
+        top = [f"@kernel\ndef {top_name}({', '.join(sig)}):"] + [f"    {line}" for line in body]
+        # the schedule
+        sched = [f"schedule = vichls.customize({top_name})"]
+        if self.dataflow:
+            sched.append("schedule.dataflow()")
+        sched += self.compose
+        channels = set()
+        if self.dataflow and self.io == "memory":  # channels between tasks are not partitioned
+            channels = set(self.var.values())
+        for array, dims in self.part.items():
+            if array in channels:
+                continue
+            shape = self.shapes[array]
+            is_param = array in self.param_names
+            if self.io == "stream" and is_param:
+                continue
+            # registers (complete) only where every access is at a constant index: a loop
+            # left rolled over a completely partitioned array would be unrolled by it
+            every = all(dim in dims and min(f for f, _ in dims[dim]) >= shape[dim - 1]
+                        for dim in range(1, len(shape) + 1))
+            if every and not is_param:
+                sched.append(f"schedule.partition({array!r}, kind=\"complete\")")
+                continue
+            for dim, entries in sorted(dims.items()):
+                size = shape[dim - 1]
+                # a loop writing v elements per iteration needs the bank count to divide v
+                # (each store then has a bank of its own); readers get what is left
+                writes = [f for f, role in entries if role == "write" and 1 < f < size]
+                if writes:
+                    f = math.gcd(*writes)
+                else:
+                    f = min(max(f for f, _ in entries), size)
+                if f > 1:
+                    sched.append(f"schedule.partition({array!r}, dim={dim}, factor={f}, "
+                                 "kind=\"cyclic\")")
+        header = [
+            f'"""vichls kernels for the ONNX model {m.source!r}, written by vichls.onnx.',
+            "",
+            f"io={self.io!r}; the top kernel's parameters: {', '.join(params)}.",
+            "Layers (ONNX node: kernel, multiply-accumulates, parallelism per cycle):",
+        ]
+        for info in self.layer_info:
+            header.append(f"  {info['node']} ({info['op']}): {info['kernel']}, {info['macs']} "
+                          f"MACs, {info['parallelism']} per cycle")
+        header += ['"""', "",
+                   "import numpy as np  # noqa: F401",
+                   "",
+                   "import vichls",
+                   "from vichls import fixed, float32, int32, kernel, stream, ufixed  # noqa: F401",
+                   "",
+                   "if \"WEIGHTS\" not in globals():  # written out: the weights are beside",
+                   "    WEIGHTS = dict(np.load(__file__[:-3] + \".npz\"))",
+                   ""]
+        text = "\n".join(header + self.consts + [""] + self.kernels + ["", ""] + top
+                         + ["", ""] + sched) + "\n"
+        return Generated(text, self.weights, top_name, params, self.layer_info)
+
+    def out_var(self, lay: Layer, ty, shape) -> str:
+        """The identifier of the layer's output in the top (a parameter, a local array or a
+        local stream), declared as needed."""
+        self.ttype[lay.output] = ty
+        if lay.output in self.var:
+            return self.var[lay.output]
+        v = _ident(lay.output, self.taken)
+        self.var[lay.output] = v
+        self.shapes[v] = shape
+        if self.io == "stream":
+            self.locals.append(f"{v} = stream[{spell(ty)}, 2]()")
+        else:
+            self.locals.append(f"{v}: {self.arr(ty, shape)} = {self.zero(ty)}")
+        return v
+
+    def in_vars(self, lay: Layer) -> list[str]:
+        """The top's identifiers of the layer's inputs; in stream mode a stream read by
+        several layers is first copied into one stream per reader."""
+        out = []
+        for t in lay.inputs:
+            v = self.var[t]
+            if self.io == "stream" and self.consumers[t] > 1:
+                v = self.fork(t)
+            out.append(v)
+        return out
+
+    def fork(self, t: str) -> str:
+        forks = getattr(self, "_forks", {})
+        self._forks = forks
+        if t not in forks:
+            n = self.consumers[t]
+            ty = self.ttype[t]
+            size = int(np.prod(self.m.tensors[t].shape))
+            name = _ident(f"fork_{t}", self.taken)
+            outs = [_ident(f"{self.var[t]}_{k}", self.taken) for k in range(n)]
+            params = ", ".join(f"y{k}: stream[{spell(ty)}]" for k in range(n))
+            puts = "\n".join(f"        y{k}.put(v)" for k in range(n))
+            self.kernels.append(f"@kernel\ndef {name}(x: stream[{spell(ty)}], {params}):\n"
+                                f"    for i in range({size}):\n        v: {spell(ty)} = x.get()\n"
+                                f"{puts}\n\n")
+            for o in outs:
+                self.locals.append(f"{o} = stream[{spell(ty)}, 2]()")
+            self.calls.append(f"{name}({self.var[t]}, {', '.join(outs)})")
+            self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline(\"i\"))")
+            forks[t] = list(outs)
+        return forks[t].pop(0)
+
+    def const(self, base: str, values: np.ndarray, ty) -> str:
+        name = _ident(base, self.taken)
+        self.weights[name] = np.asarray(values, np.float64)
+        self.consts.append(f"{name} = vichls.const(WEIGHTS[{name!r}], {spell(ty)})")
+        self.shapes[name] = tuple(values.shape)
+        return name
+
+    # -- layers ----------------------------------------------------------------------------
+    def layer(self, lay: Layer) -> None:
+        getattr(self, "layer_" + lay.kind)(lay)
+
+    def layer_dense(self, lay: Layer) -> None:
+        t = self.prec_of(lay)
+        x = lay.inputs[0]
+        tx = self.elem_type(x)
+        n_out, k_in = lay.weight.shape
+        macs = n_out * k_in
+        name = _ident(lay.node, self.taken)
+        w = self.const(f"{name}_w", lay.weight, t)
+        b = self.const(f"{name}_b", lay.bias, t) if lay.bias is not None else None
+        if isinstance(t, FloatType) or isinstance(tx, FloatType):
+            if not (isinstance(t, FloatType) and isinstance(tx, FloatType)):
+                raise OnnxError(f"node '{lay.node}' ({lay.op_type}): mixing float32 and fixed "
+                                "point between layers is not supported")
+            acc_t = "float32"
+            init = f"{b}[o]" if b else "0.0"
+        else:
+            guard = math.ceil(math.log2(k_in + 1))
+            width = tx.width + t.width + guard
+            ib = tx.int_bits + t.int_bits + guard
+            if width > 64:
+                width = 64
+            if ib > 64:
+                raise OnnxError(f"node '{lay.node}' ({lay.op_type}): the accumulator needs "
+                                f"{ib} integer bits; use narrower precisions")
+            acc_t = f"fixed({width}, {ib})"
+            init = f"{b}[o]" if b else "0.0"
+        act = self.activation("acc", lay.activation)
+        y = self.out_var(lay, t, (n_out,))
+        xin = self.in_vars(lay)[0]
+        par = self.par_of(lay, macs)
+        if par == -1:
+            par = k_in  # one output per cycle
+        if self.dataflow and self.io == "memory":
+            par = min(par, 2)  # a channel between tasks gives two reads per cycle
+        if self.io == "stream":
+            par = min(par, k_in)  # a stream takes one element per cycle: one output
+        if self.io == "stream":
+            # the vector is read into a buffer of the layer's own (named after the layer:
+            # the top's schedule partitions it by that name)
+            xb = _ident(f"{name}_in", self.taken)
+            self.shapes[xb] = (k_in,)
+            src = (f"@kernel\ndef {name}(x: stream[{spell(tx)}], y: stream[{spell(t)}]):\n"
+                   f"    {xb}: {self.arr(tx, (k_in,))} = 0.0\n"
+                   f"    for j in range({k_in}):\n        {xb}[j] = x.get()\n"
+                   f"    for o in range({n_out}):\n        acc: {acc_t} = {init}\n"
+                   f"        for i in range({k_in}):\n            acc += {xb}[i] * {w}[o, i]\n"
+                   f"        y.put({act})\n\n")
+            self.calls.append(f"{name}({xin}, {y})")
+            xarr, yarr = xb, None
+            self.rolled(xb)  # (written one element at a time)
+            extra = ".pipeline(\"j\")"
+        if par >= macs:
+            directives = ".unroll(\"o\").unroll(\"i\")"
+            u, v = k_in, n_out
+        elif par >= k_in:
+            v = _divisor_at_most(n_out, par // k_in)
+            u = k_in
+            directives = (f".unroll(\"o\", {v})" if v > 1 else "") + ".pipeline(\"o\")"
+        else:
+            u, v = _divisor_at_most(k_in, par), 1
+            directives = (f".unroll(\"i\", {u})" if u > 1 else "") + ".pipeline(\"i\")"
+        if self.io == "memory":
+            # every input at once while the layer before wrote them a few per cycle (as
+            # many banks as that): copy them into registers of this layer's own first
+            copy = u == k_in and v < n_out and self._written_in_groups(xin, k_in)
+            xr = _ident(f"{name}_x", self.taken) if copy else "x"
+            head = (f"    {xr}: {self.arr(tx, (k_in,))} = 0.0\n    for j in range({k_in}):\n"
+                    f"        {xr}[j] = x[j]\n") if copy else ""
+            src = (f"@kernel\ndef {name}(x: {self.arr(tx, (k_in,))}, y: {self.arr(t, (n_out,))}):\n"
+                   + head +
+                   f"    for o in range({n_out}):\n        acc: {acc_t} = {init}\n"
+                   f"        for i in range({k_in}):\n            acc += {xr}[i] * {w}[o, i]\n"
+                   f"        y[o] = {act}\n\n")
+            self.calls.append(f"{name}({xin}, {y})")
+            xarr, yarr = xin, y
+            extra = ""
+            if copy:  # (unrolled before partitioning: each read names its bank)
+                directives = ".unroll(\"j\")" + directives
+                self.shapes[xr] = (k_in,)
+                self.want(xr, 1, k_in)
+                self.want(xin, 1, max(self._write_factors(xin, 1)), "read")
+                xarr = None
+        self.kernels.append(src)
+        self.compose.append(f"schedule.compose(vichls.customize({name}){directives}{extra})")
+        if xarr is not None:
+            self.want(xarr, 1, u, "read")
+        if yarr is not None:
+            self.want(yarr, 1, v, "write")
+        self.want(w, 1, v)
+        self.want(w, 2, u)
+        if b:
+            self.want(b, 1, v)
+        self.layer_info.append({"node": lay.node, "op": "+".join([lay.op_type] + lay.fused)
+                                if lay.fused else lay.op_type, "kernel": name, "macs": macs,
+                                "parallelism": u * v})
+
+    def _acc_type(self, lay: Layer, tx, t, terms: int) -> str:
+        """The accumulator of ``terms`` products of ``tx`` by ``t`` and a bias."""
+        if isinstance(t, FloatType) or isinstance(tx, FloatType):
+            if not (isinstance(t, FloatType) and isinstance(tx, FloatType)):
+                raise OnnxError(f"node '{lay.node}' ({lay.op_type}): mixing float32 and fixed "
+                                "point between layers is not supported")
+            return "float32"
+        guard = math.ceil(math.log2(terms + 1))
+        width = min(64, tx.width + t.width + guard)
+        ib = tx.int_bits + t.int_bits + guard
+        if ib > 64:
+            raise OnnxError(f"node '{lay.node}' ({lay.op_type}): the accumulator needs "
+                            f"{ib} integer bits; use narrower precisions")
+        return f"fixed({width}, {ib})"
+
+    def layer_conv(self, lay: Layer) -> None:
+        t = self.prec_of(lay)
+        x = lay.inputs[0]
+        tx = self.elem_type(x)
+        co_n, ci_n, kh_n, kw_n = lay.weight.shape
+        _, h_n, w_n = self.m.tensors[x].shape
+        _, oh_n, ow_n = self.m.tensors[lay.output].shape
+        sh, sw = lay.attrs["strides"]
+        terms = ci_n * kh_n * kw_n
+        macs = co_n * oh_n * ow_n * terms
+        name = _ident(lay.node, self.taken)
+        w = self.const(f"{name}_w", lay.weight, t)
+        b = self.const(f"{name}_b", lay.bias, t) if lay.bias is not None else None
+        acc_t = self._acc_type(lay, tx, t, terms)
+        init = f"{b}[co]" if b else "0.0"
+        act = self.activation("acc", lay.activation)
+        y = self.out_var(lay, t, (co_n, oh_n, ow_n))
+        xin = self.in_vars(lay)[0]
+        pads = lay.attrs["pads"]
+        hp, wp = h_n + pads[0] + pads[2], w_n + pads[1] + pads[3]
+        padded = any(pads)
+        row = f"oh * {sh} + kh" if sh != 1 else "oh + kh"
+        col = f"ow * {sw} + kw" if sw != 1 else "ow + kw"
+        # the input goes into a buffer of the layer's own (zeros around it when padded;
+        # always with streams): the window reads it without conditions
+        buffered = self.io == "stream" or padded
+        xa = _ident(f"{name}_in", self.taken) if buffered else "x"
+        mac = f"acc += {xa}[ci, {row}, {col}] * {w}[co, ci, kh, kw]"
+        store = f"y.put({act})" if self.io == "stream" else f"y[co, oh, ow] = {act}"
+        body = (f"    for co in range({co_n}):\n        for oh in range({oh_n}):\n"
+                f"            for ow in range({ow_n}):\n                acc: {acc_t} = {init}\n"
+                f"                for ci in range({ci_n}):\n"
+                f"                    for kh in range({kh_n}):\n"
+                f"                        for kw in range({kw_n}):\n"
+                f"                            {mac}\n"
+                f"                {store}\n")
+        par = self.par_of(lay, macs)
+        one_per_cycle = par == -1 or par >= terms
+        head = ""
+        if buffered:
+            self.shapes[xa] = (ci_n, hp, wp)
+            at = (f"j0, j1 + {pads[0]}, j2 + {pads[1]}" if padded else "j0, j1, j2")
+            value = "x.get()" if self.io == "stream" else "x[j0, j1, j2]"
+            head = (f"    {xa}: {self.arr(tx, (ci_n, hp, wp))} = 0.0\n"
+                    f"    for j0 in range({ci_n}):\n        for j1 in range({h_n}):\n"
+                    f"            for j2 in range({w_n}):\n"
+                    f"                {xa}[{at}] = {value}\n")
+            self.rolled(xa)
+        xparam = f"stream[{spell(tx)}]" if self.io == "stream" else self.arr(tx, (ci_n, h_n, w_n))
+        yparam = f"stream[{spell(t)}]" if self.io == "stream" else self.arr(t, (co_n, oh_n, ow_n))
+        src = f"@kernel\ndef {name}(x: {xparam}, y: {yparam}):\n" + head + body + "\n"
+        extra = ".pipeline(\"j2\")" if buffered else ""
+        xarr = xa if buffered else xin
+        if self.io == "memory":
+            self.rolled(y)
+            if buffered:
+                self.rolled(xin)
+        self.kernels.append(src)
+        self.calls.append(f"{name}({xin}, {y})")
+        if one_per_cycle:  # the window's products at once, one output per cycle
+            directives = ".pipeline(\"ow\")"
+            self.want(xarr, 1, ci_n)
+            self.want(xarr, 2, kh_n)
+            self.want(xarr, 3, kw_n)
+            for dim, n in ((2, ci_n), (3, kh_n), (4, kw_n)):
+                self.want(w, dim, n)
+            eff = terms
+        else:
+            directives = ".pipeline(\"kw\")"
+            self.rolled(xarr)
+            eff = 1
+        self.want(w, 1, 1)
+        if b:
+            self.want(b, 1, 1)
+        self.compose.append(f"schedule.compose(vichls.customize({name}){directives}{extra})")
+        self.layer_info.append({"node": lay.node, "op": "+".join([lay.op_type] + lay.fused)
+                                if lay.fused else lay.op_type, "kernel": name, "macs": macs,
+                                "parallelism": eff})
+
+    def layer_pool(self, lay: Layer) -> None:
+        x = lay.inputs[0]
+        tx = self.elem_type(x)
+        c_n, h_n, w_n = self.m.tensors[x].shape
+        _, oh_n, ow_n = self.m.tensors[lay.output].shape
+        kh_n, kw_n = lay.attrs["kernel"]
+        sh, sw = lay.attrs["strides"]
+        name = _ident(lay.node, self.taken)
+        xin = self.in_vars(lay)[0]
+        xa = "x"
+        if self.io == "stream":
+            xa = _ident(f"{name}_in", self.taken)
+            self.shapes[xa] = (c_n, h_n, w_n)
+        row = f"oh * {sh} + kh" if sh != 1 else "oh + kh"
+        col = f"ow * {sw} + kw" if sw != 1 else "ow + kw"
+        if lay.attrs["kind"] == "max":
+            t = tx
+            first = f"{xa}[c, {row.replace('kh', '0')}, {col.replace('kw', '0')}]"
+            inner = (f"                m: {spell(tx)} = {first}\n"
+                     f"                for kh in range({kh_n}):\n"
+                     f"                    for kw in range({kw_n}):\n"
+                     f"                        m = max(m, {xa}[c, {row}, {col}])\n")
+            result = "m"
+        else:
+            t = self.prec_of(lay)
+            count = kh_n * kw_n
+            if isinstance(tx, FloatType):
+                acc_t, inv_t = "float32", float32
+            else:
+                guard = math.ceil(math.log2(count + 1))
+                acc_t = f"fixed({min(64, tx.width + guard)}, {tx.int_bits + guard})"
+                inv_t = fixed(32, 1)
+            inv = self.const(f"{name}_scale", np.array([1.0 / count]), inv_t)
+            inner = (f"                m: {acc_t} = 0.0\n"
+                     f"                for kh in range({kh_n}):\n"
+                     f"                    for kw in range({kw_n}):\n"
+                     f"                        m += {xa}[c, {row}, {col}]\n")
+            result = f"m * {inv}[0]"
+        y = self.out_var(lay, t, (c_n, oh_n, ow_n))
+        store = f"y.put({result})" if self.io == "stream" else f"y[c, oh, ow] = {result}"
+        body = (f"    for c in range({c_n}):\n        for oh in range({oh_n}):\n"
+                f"            for ow in range({ow_n}):\n" + inner + f"                {store}\n")
+        if self.io == "stream":
+            src = (f"@kernel\ndef {name}(x: stream[{spell(tx)}], y: stream[{spell(t)}]):\n"
+                   f"    {xa}: {self.arr(tx, (c_n, h_n, w_n))} = 0.0\n"
+                   f"    for j0 in range({c_n}):\n        for j1 in range({h_n}):\n"
+                   f"            for j2 in range({w_n}):\n"
+                   f"                {xa}[j0, j1, j2] = x.get()\n" + body + "\n")
+            extra = ".pipeline(\"j2\")"
+            self.rolled(xa)
+        else:
+            src = (f"@kernel\ndef {name}(x: {self.arr(tx, (c_n, h_n, w_n))}, "
+                   f"y: {self.arr(t, (c_n, oh_n, ow_n))}):\n" + body + "\n")
+            extra = ""
+            self.rolled(y)
+        self.kernels.append(src)
+        self.calls.append(f"{name}({xin}, {y})")
+        # one output per cycle when the window is small; else one input per cycle
+        parr = xa if self.io == "stream" else xin
+        if kh_n * kw_n <= 16:
+            self.want(parr, 2, kh_n)
+            self.want(parr, 3, kw_n)
+            self.want(parr, 1, 1)
+            directives = ".pipeline(\"ow\")"
+        else:
+            self.rolled(parr)
+            directives = ".pipeline(\"kw\")"
+        self.compose.append(f"schedule.compose(vichls.customize({name}){directives}{extra})")
+        self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
+                                "parallelism": 1})
+
+    def activation(self, v: str, act) -> str:
+        if act is None:
+            return v
+        if act[0] == "relu":
+            return f"{v} if {v} > 0.0 else 0.0"
+        lo, hi = act[1], act[2]
+        e = v
+        if math.isfinite(lo):
+            e = f"max({e}, {lo!r})"
+        if math.isfinite(hi):
+            e = f"min({e}, {hi!r})"
+        return e
+
+    def _loops(self, shape, indent: int = 1):
+        idx = [f"i{k}" for k in range(len(shape))]
+        lines = [("    " * (indent + k)) + f"for {i} in range({d}):" for k, (i, d)
+                 in enumerate(zip(idx, shape))]
+        return idx, lines, "    " * (indent + len(shape))
+
+    def layer_elementwise(self, lay: Layer) -> None:
+        t = self.prec_of(lay)
+        shape = self.m.tensors[lay.output].shape
+        ins = self.in_vars(lay)
+        tys = [self.elem_type(x) for x in lay.inputs]
+        name = _ident(lay.node, self.taken)
+        op = lay.op
+        size = int(np.prod(shape))
+        c = None
+        if op[0] == "add_const":
+            c = self.const(f"{name}_c", op[1].reshape(-1) if self.io == "stream" else op[1], t)
+        if self.io == "stream":
+            params = [f"x{k}: stream[{spell(ty)}]" for k, ty in enumerate(tys)]
+            vals = [f"x{k}.get()" for k in range(len(tys))]
+            idx, lines, ind = ["i"], [f"    for i in range({size}):"], "        "
+        else:
+            params = [f"x{k}: {self.arr(ty, shape)}" for k, ty in enumerate(tys)]
+            idx, lines, ind = self._loops(shape)
+            at = ", ".join(idx)
+            vals = [f"x{k}[{at}]" for k in range(len(tys))]
+        if op[0] == "add":
+            e = f"{vals[0]} + {vals[1]}"
+        elif op[0] == "add_const":
+            e = f"{vals[0]} + {c}[{', '.join(idx)}]"
+        else:
+            e = self.activation("v", op)
+            lines.append(f"{ind}v: {spell(tys[0])} = {vals[0]}")
+        y = self.out_var(lay, t, shape)
+        if self.io == "stream":
+            params.append(f"y: stream[{spell(t)}]")
+            lines.append(f"{ind}y.put({e})")
+        else:
+            params.append(f"y: {self.arr(t, shape)}")
+            lines.append(f"{ind}y[{', '.join(idx)}] = {e}")
+        self.kernels.append(f"@kernel\ndef {name}({', '.join(params)}):\n" + "\n".join(lines)
+                            + "\n\n")
+        if self.io == "memory":
+            for a in ins + [y]:
+                self.rolled(a)
+        self.calls.append(f"{name}({', '.join(ins + [y])})")
+        self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline({idx[-1]!r}))")
+        self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
+                                "parallelism": 1})
+
+    def layer_copy(self, lay: Layer) -> None:
+        x = lay.inputs[0]
+        ty = self.elem_type(x)
+        src, dst = self.m.tensors[x].shape, self.m.tensors[lay.output].shape
+        name = _ident(lay.node, self.taken)
+        xin = self.in_vars(lay)[0]
+        y = self.out_var(lay, ty, dst)
+        size = int(np.prod(src))
+        if self.io == "stream":
+            body = f"    for i in range({size}):\n        y.put(x.get())\n"
+            params = f"x: stream[{spell(ty)}], y: stream[{spell(ty)}]"
+            loop = "i"
+        else:
+            multi = src if len(dst) == 1 else dst
+            idx, lines, ind = self._loops(multi)
+            strides = [int(np.prod(multi[k + 1:])) for k in range(len(multi))]
+            flat = " + ".join(f"{s} * {i}" if s != 1 else i for s, i in zip(strides, idx))
+            at = ", ".join(idx)
+            lines.append(f"{ind}y[{flat}] = x[{at}]" if len(dst) == 1
+                         else f"{ind}y[{at}] = x[{flat}]")
+            body = "\n".join(lines) + "\n"
+            params = f"x: {self.arr(ty, src)}, y: {self.arr(ty, dst)}"
+            loop = idx[-1]
+        self.kernels.append(f"@kernel\ndef {name}({params}):\n{body}\n")
+        if self.io == "memory":
+            self.rolled(xin)
+            self.rolled(y)
+        self.calls.append(f"{name}({xin}, {y})")
+        self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline({loop!r}))")
+        self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
+                                "parallelism": 1})
+
+    def layer_argmax(self, lay: Layer) -> None:
+        x = lay.inputs[0]
+        ty = self.elem_type(x)
+        n = self.m.tensors[x].shape[0]
+        name = _ident(lay.node, self.taken)
+        xin = self.in_vars(lay)[0]
+        shape = self.m.tensors[lay.output].shape
+        y = self.out_var(lay, "int32", shape)
+        if self.io == "stream":
+            src = (f"@kernel\ndef {name}(x: stream[{spell(ty)}], y: stream[int32]):\n"
+                   f"    best: {spell(ty)} = x.get()\n    at: int32 = 0\n"
+                   f"    for i in range(1, {n}):\n        v: {spell(ty)} = x.get()\n"
+                   "        if v > best:  # ties keep the first index, as ONNX's ArgMax\n"
+                   "            best = v\n            at = i\n    y.put(at)\n\n")
+        else:
+            src = (f"@kernel\ndef {name}(x: {self.arr(ty, (n,))}, y: int32[{shape[0]}]):\n"
+                   f"    best: {spell(ty)} = x[0]\n    at: int32 = 0\n"
+                   f"    for i in range(1, {n}):\n        v: {spell(ty)} = x[i]\n"
+                   "        if v > best:  # ties keep the first index, as ONNX's ArgMax\n"
+                   "            best = v\n            at = i\n    y[0] = at\n\n")
+        self.kernels.append(src)
+        self.calls.append(f"{name}({xin}, {y})")
+        par = self.par_of(lay, n)
+        if self.io == "memory" and (par >= n or self._full(xin, n)):
+            self.compose.append(f"schedule.compose(vichls.customize({name}).unroll(\"i\"))")
+            self.want(xin, 1, n)
+        elif self.io == "memory":
+            self.rolled(xin)
+            self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline(\"i\"))")
+        else:
+            self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline(\"i\"))")
+        self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
+                                "parallelism": 1})
+
+
+def generate(model: Model, precision=DEFAULT_PRECISION, io: str = "memory", parallelism=None,
+             dataflow: bool | None = None) -> Generated:
+    return _Gen(model, precision, io, parallelism, dataflow).run()

@@ -1,0 +1,154 @@
+"""Small ONNX models for the tests, made with onnx.helper from seeded or trained weights
+(nothing is downloaded)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def _model(nodes, inputs, outputs, inits, name="net"):
+    g = helper.make_graph(nodes, name, inputs, outputs, inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.checker.check_model(m)
+    return m
+
+
+def mlp(sizes=(16, 64, 32, 32, 5), seed=0, argmax=False, matmul=False, name="jet"):
+    """Dense layers (Gemm, or MatMul then Add with matmul=True) with ReLU between them."""
+    rng = np.random.default_rng(seed)
+    nodes, inits = [], []
+    prev = "x"
+    for k in range(len(sizes) - 1):
+        w = (rng.standard_normal((sizes[k], sizes[k + 1])) / np.sqrt(sizes[k])).astype(np.float32)
+        b = (rng.standard_normal(sizes[k + 1]) * 0.1).astype(np.float32)
+        inits += [numpy_helper.from_array(w, f"w{k}"), numpy_helper.from_array(b, f"b{k}")]
+        if matmul:
+            nodes.append(helper.make_node("MatMul", [prev, f"w{k}"], [f"m{k}"], name=f"matmul{k}"))
+            nodes.append(helper.make_node("Add", [f"m{k}", f"b{k}"], [f"h{k}"], name=f"add{k}"))
+        else:
+            nodes.append(helper.make_node("Gemm", [prev, f"w{k}", f"b{k}"], [f"h{k}"],
+                                          name=f"dense{k}"))
+        prev = f"h{k}"
+        if k < len(sizes) - 2:
+            nodes.append(helper.make_node("Relu", [prev], [f"r{k}"], name=f"relu{k}"))
+            prev = f"r{k}"
+    if argmax:
+        nodes.append(helper.make_node("ArgMax", [prev], ["cls"], axis=1, keepdims=1,
+                                      name="argmax"))
+        outs = [helper.make_tensor_value_info("cls", TensorProto.INT64, [1, 1])]
+    else:
+        outs = [helper.make_tensor_value_info(prev, TensorProto.FLOAT, [1, sizes[-1]])]
+    ins = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, sizes[0]])]
+    return _model(nodes, ins, outs, inits, name)
+
+
+def branches(seed=1):
+    """Flatten of a 2x3 input, a dense layer, a Clip and an Add of two tensors (a skip
+    connection), a constant Add and a Reshape to 2x2 at the end."""
+    rng = np.random.default_rng(seed)
+    w = rng.standard_normal((6, 4)).astype(np.float32) * 0.5
+    c = rng.standard_normal(4).astype(np.float32) * 0.2
+    inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(c, "c"),
+             numpy_helper.from_array(np.array([-0.5], np.float32), "lo"),
+             numpy_helper.from_array(np.array([0.75], np.float32), "hi"),
+             numpy_helper.from_array(np.array([1, 2, 2], np.int64), "shape")]
+    nodes = [
+        helper.make_node("Flatten", ["in 0"], ["flat"], name="flatten", axis=1),
+        helper.make_node("MatMul", ["flat", "w"], ["d"], name="mm"),
+        helper.make_node("Clip", ["d", "lo", "hi"], ["clipped"], name="clip"),
+        helper.make_node("Add", ["d", "clipped"], ["sum"], name="skip"),
+        helper.make_node("Add", ["sum", "c"], ["biased"], name="addc"),
+        helper.make_node("Reshape", ["biased", "shape"], ["out"], name="reshape"),
+    ]
+    ins = [helper.make_tensor_value_info("in 0", TensorProto.FLOAT, [1, 2, 3])]
+    outs = [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 2, 2])]
+    return _model(nodes, ins, outs, inits, "branches")
+
+
+def cnn(seed=0, size=8):
+    """Conv 3x3 (padded) + BatchNormalization + Relu, MaxPool 2x2, Conv 3x3 + Relu,
+    GlobalAveragePool, Flatten, Gemm, ArgMax: a tiny image classifier."""
+    rng = np.random.default_rng(seed)
+    c1, c2 = 3, 4
+    inits = [numpy_helper.from_array(a.astype(np.float32), n) for n, a in (
+        ("k1", rng.standard_normal((c1, 1, 3, 3)) * 0.5), ("kb1", rng.standard_normal(c1) * 0.1),
+        ("g", 1 + rng.standard_normal(c1) * 0.1), ("be", rng.standard_normal(c1) * 0.1),
+        ("mu", rng.standard_normal(c1) * 0.1), ("var", 0.5 + rng.random(c1)),
+        ("k2", rng.standard_normal((c2, c1, 3, 3)) * 0.3),
+        ("w", rng.standard_normal((c2, 3))), ("b", rng.standard_normal(3) * 0.1))]
+    nodes = [
+        helper.make_node("Conv", ["img", "k1", "kb1"], ["c1"], name="conv1",
+                         kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+        helper.make_node("BatchNormalization", ["c1", "g", "be", "mu", "var"], ["n1"], name="bn1"),
+        helper.make_node("Relu", ["n1"], ["r1"], name="relu1"),
+        helper.make_node("MaxPool", ["r1"], ["p1"], name="pool1", kernel_shape=[2, 2],
+                         strides=[2, 2]),
+        helper.make_node("Conv", ["p1", "k2"], ["c2"], name="conv2", kernel_shape=[3, 3]),
+        helper.make_node("Relu", ["c2"], ["r2"], name="relu2"),
+        helper.make_node("GlobalAveragePool", ["r2"], ["g2"], name="gap"),
+        helper.make_node("Flatten", ["g2"], ["f"], name="flatten"),
+        helper.make_node("Gemm", ["f", "w", "b"], ["logits"], name="fc"),
+        helper.make_node("ArgMax", ["logits"], ["cls"], name="argmax", axis=1),
+    ]
+    ins = [helper.make_tensor_value_info("img", TensorProto.FLOAT, [1, 1, size, size])]
+    outs = [helper.make_tensor_value_info("cls", TensorProto.INT64, [1, 1])]
+    return _model(nodes, ins, outs, inits, "cnn")
+
+
+def with_op(op_type: str, **attrs):
+    """A dense layer followed by one node of ``op_type`` (for the errors; a
+    BatchNormalization after a Relu, which cannot be folded)."""
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal((4, 3)).astype(np.float32)
+    inits = [numpy_helper.from_array(w, "w")] + [
+        numpy_helper.from_array(np.ones(3, np.float32), n) for n in ("s", "b", "m", "v")]
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["d"], name="mm")]
+    if op_type == "BatchNormalization":
+        nodes += [helper.make_node("Relu", ["d"], ["d2"], name="relu"),
+                  helper.make_node(op_type, ["d2", "s", "b", "m", "v"], ["y"], name="the_node")]
+    else:
+        nodes.append(helper.make_node(op_type, ["d"], ["y"], name="the_node", **attrs))
+    ins = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])]
+    outs = [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3])]
+    return _model(nodes, ins, outs, inits)
+
+
+def digits_mlp(hidden=16, seed=0):
+    """A 64-hidden-10 MLP trained on sklearn's digits (shipped with scikit-learn), as ONNX
+    with an ArgMax at the end; and the digits (scaled to [0, 1]) and their labels."""
+    from sklearn.datasets import load_digits
+    from sklearn.neural_network import MLPClassifier
+
+    digits = load_digits()
+    x = digits.data / 16.0
+    clf = MLPClassifier(hidden_layer_sizes=(hidden,), max_iter=300, random_state=seed)
+    clf.fit(x[:1200], digits.target[:1200])
+    inits, nodes, prev = [], [], "pixels"
+    for k, (w, b) in enumerate(zip(clf.coefs_, clf.intercepts_)):
+        inits += [numpy_helper.from_array(w.astype(np.float32), f"w{k}"),
+                  numpy_helper.from_array(b.astype(np.float32), f"b{k}")]
+        nodes.append(helper.make_node("Gemm", [prev, f"w{k}", f"b{k}"], [f"z{k}"],
+                                      name=f"fc{k}"))
+        prev = f"z{k}"
+        if k == 0:
+            nodes.append(helper.make_node("Relu", [prev], ["a0"], name="relu0"))
+            prev = "a0"
+    nodes.append(helper.make_node("ArgMax", [prev], ["digit"], axis=1, keepdims=0,
+                                  name="argmax"))
+    ins = [helper.make_tensor_value_info("pixels", TensorProto.FLOAT, [1, 64])]
+    outs = [helper.make_tensor_value_info("digit", TensorProto.INT64, [1])]
+    return _model(nodes, ins, outs, inits, "digits"), x[1200:], digits.target[1200:]
+
+
+def onnxruntime_outputs(model, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    import onnxruntime as ort
+
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    feed = {}
+    for vi, x in zip(model.graph.input, inputs):
+        dims = [d.dim_value for d in vi.type.tensor_type.shape.dim]
+        feed[vi.name] = np.asarray(x, np.float32).reshape(dims)
+    return sess.run(None, feed)

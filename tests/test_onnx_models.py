@@ -1,0 +1,285 @@
+"""ONNX float models compiled by vichls.onnx: the generated kernel's Python call against
+onnxruntime (within the precision's error; float32 within rounding, since onnxruntime sums
+in another order), the CPU build and the simulated RTL bit for bit against that call, the
+command line, and the errors for models vichls does not support."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import onnx_models as om
+import vichls.onnx as vo
+from e2e import Scheduled, assert_outcome, run_batch
+from vichls.errors import VichlsError
+
+
+def _random_inputs(model, n, seed=0):
+    m = vo.read_model(model)
+    rng = np.random.default_rng(seed)
+    return [[rng.standard_normal(t.shape) for t in m.inputs] for _ in range(n)]
+
+
+def _python_vs_onnxruntime(model, n=20, **options):
+    kern, _ = vo.load(model, **options)
+    worst = 0.0
+    for inputs in _random_inputs(model, n):
+        got = vo.run(kern, kern.signature, inputs)[0]
+        ref = om.onnxruntime_outputs(model, inputs)[0]
+        worst = max(worst, float(np.max(np.abs(got.reshape(-1) - ref.reshape(-1)))))
+    return worst
+
+
+# -- the Python call (the golden reference) against onnxruntime -------------------------------
+
+
+@pytest.mark.parametrize("precision,bound", [("fixed(16, 6)", 0.06), ("fixed(24, 10)", 0.004),
+                                             ("fixed(16, 6, quant='rnd', overflow='sat')", 0.02)])
+def test_jet_mlp_within_the_fixed_point_error(precision, bound):
+    worst = _python_vs_onnxruntime(om.mlp(), precision=precision)
+    assert 0 < worst < bound
+
+
+def test_more_fractional_bits_give_a_smaller_error():
+    m = om.mlp(seed=3)
+    assert _python_vs_onnxruntime(m, precision="fixed(24, 10)") < \
+        _python_vs_onnxruntime(m, precision="fixed(16, 6)") / 4
+
+
+def test_float32_within_rounding():
+    # onnxruntime's Gemm sums in its own order (and may fuse multiply-adds): not bit-exact
+    assert _python_vs_onnxruntime(om.mlp(), precision="float32") < 1e-5
+
+
+def test_matmul_then_add_is_the_gemm():
+    gemm, _ = vo.load(om.mlp(seed=2))
+    matmul, _ = vo.load(om.mlp(seed=2, matmul=True))
+    x = np.random.default_rng(0).standard_normal(16)
+    assert np.array_equal(vo.run(gemm, gemm.signature, [x])[0],
+                          vo.run(matmul, matmul.signature, [x])[0])
+    assert "add0" in vo.source(om.mlp(seed=2, matmul=True)).source  # folded into matmul0
+
+
+def test_flatten_clip_skip_add_reshape_in_both_io_modes():
+    m = om.branches()
+    for io in ("memory", "stream"):
+        assert _python_vs_onnxruntime(m, precision="fixed(24, 10)", io=io) < 0.004
+
+
+@pytest.mark.parametrize("io", ["memory", "stream"])
+def test_cnn_within_the_fixed_point_error(io):
+    # Conv (padded) + BatchNormalization + Relu, MaxPool, Conv + Relu, GlobalAveragePool,
+    # Flatten, Gemm, ArgMax (the error measured on the logits)
+    m = om.cnn()
+    r = vo.accuracy(m, np.random.default_rng(0).standard_normal((10, 64)), io=io)
+    assert r["argmax_agreement"] == 1.0 and 0 < r["max_abs_error"] < 0.1
+    r = vo.accuracy(m, np.random.default_rng(0).standard_normal((5, 64)), io=io,
+                    precision="float32")
+    assert r["argmax_agreement"] == 1.0 and r["max_abs_error"] < 1e-5
+
+
+def test_batch_normalization_is_folded():
+    gen = vo.source(om.cnn())
+    assert "conv1 (Conv+bn1+relu1)" in gen.source and "bn1" not in gen.source.split('"""')[2]
+
+
+def test_per_node_precision():
+    m = om.mlp(sizes=(8, 6, 3))
+    gen = vo.source(m, precision={"default": "fixed(16, 6)", "dense1": "fixed(12, 4)", "x":
+                                  "fixed(10, 3)"})
+    assert "def dense1(x: fixed(16, 6)[6], y: fixed(12, 4)[3])" in gen.source
+    assert "def dense0(x: fixed(10, 3)[8], y: fixed(16, 6)[6])" in gen.source
+    # the accumulator holds every partial sum: 10 + 16 bits of product, 4 more for 9 terms
+    assert "acc: fixed(30, 13)" in gen.source
+
+
+def test_digits_classifier_agrees_with_onnxruntime():
+    model, x, labels = om.digits_mlp()
+    r = vo.accuracy(model, x[:150])
+    assert r["samples"] == 150 and r["argmax_agreement"] >= 0.97
+    assert 0 < r["max_abs_error"] < 0.2
+    kern, _ = vo.load(model)
+    predicted = [int(vo.run(kern, kern.signature, [xi])[0][0]) for xi in x[:150]]
+    assert np.mean(np.array(predicted) == labels[:150]) > 0.85
+
+
+# -- the generated source --------------------------------------------------------------------
+
+
+def test_parameters_are_the_inputs_then_outputs_sanitised():
+    kern, _ = vo.load(om.branches())
+    params = kern.signature.params
+    assert [p.name for p in params] == ["in_0", "out"]
+    assert [p.type.shape for p in params] == [(2, 3), (2, 2)]
+
+
+def test_parallelism_sets_the_directives():
+    m = om.mlp()  # 16-64-32-32-5
+    full = vo.source(m, parallelism="full")
+    assert full.source.count('.unroll("o").unroll("i")') == 4
+    reuse4 = vo.source(m, parallelism={"dense0": 256, "dense1": 512, "dense2": 256,
+                                       "dense3": 40})
+    assert 'customize(dense0).unroll("o", 16).pipeline("o")' in reuse4.source
+    # dense0 writes 16 outputs per cycle (16 banks); dense1 reads all 64 at once: it copies
+    # them into registers of its own first
+    assert "schedule.partition('r0', dim=1, factor=16, kind=\"cyclic\")" in reuse4.source
+    assert 'customize(dense1).unroll("j").unroll("o", 8).pipeline("o")' in reuse4.source
+    assert "schedule.partition('dense1_x', kind=\"complete\")" in reuse4.source
+    assert 'customize(dense3).unroll("j").pipeline("o")' in reuse4.source  # one of 32 MACs
+    low = vo.source(m, parallelism=4)
+    assert 'customize(dense1).unroll("i", 4).pipeline("i")' in low.source
+    assert "schedule.partition('dense1_w', dim=2, factor=4, kind=\"cyclic\")" in low.source
+    assert [info["parallelism"] for info in reuse4.layers] == [256, 512, 256, 32]
+
+
+def test_written_file_loads_on_its_own(tmp_path):
+    from vichls.frontend.design_file import load_design
+
+    py, npz = vo.write(om.mlp(sizes=(8, 6, 3)), tmp_path / "net.py")
+    assert npz.exists()
+    loaded = load_design(str(py), None)
+    kern, _ = vo.load(om.mlp(sizes=(8, 6, 3)))
+    x = np.random.default_rng(2).standard_normal(8)
+    assert np.array_equal(vo.run(loaded.kernel, loaded.kernel.signature, [x])[0],
+                          vo.run(kern, kern.signature, [x])[0])
+
+
+# -- CPU and RTL against the Python call, bit for bit ----------------------------------------
+
+
+def _calls(kern, model, n, seed):
+    return [vo.arguments(kern.signature, ins) for ins in _random_inputs(model, n, seed)]
+
+
+def test_cpu_build_equals_the_python_call():
+    for model, options in ((om.mlp(sizes=(8, 6, 3), argmax=True), {}),
+                           (om.mlp(sizes=(8, 6, 3)), {"precision": "float32", "io": "stream"}),
+                           (om.branches(), {"io": "stream", "parallelism": 2}),
+                           (om.cnn(size=6), {}), (om.cnn(size=6), {"io": "stream"})):
+        kern, sched = vo.load(model, **options)
+        cpu = sched.build("cpu")
+        for inputs in _random_inputs(model, 3):
+            assert all(np.array_equal(a, b) for a, b in zip(
+                vo.run(kern, kern.signature, inputs), vo.run(cpu, kern.signature, inputs)))
+
+
+@pytest.fixture(scope="module")
+def simulated():
+    designs = {
+        "mlp_memory": (om.mlp(sizes=(8, 6, 3), argmax=True),
+                       {"parallelism": {"dense0": 4, "dense1": "full"}}),
+        "mlp_full": (om.mlp(sizes=(6, 5, 4)), {"parallelism": "full"}),
+        "mlp_stream": (om.mlp(sizes=(8, 6, 4), argmax=True), {"io": "stream", "parallelism": 4}),
+        "branches": (om.branches(), {"precision": "fixed(20, 8)"}),
+        "cnn": (om.cnn(size=6), {}),
+        # dense0 writes 3 outputs per cycle, dense1 reads all 6 at once (a register copy)
+        "mlp_reuse": (om.mlp(sizes=(8, 6, 4)), {"parallelism": {"dense0": 24, "dense1": 12}}),
+    }
+    items = []
+    for k, (name, (model, options)) in enumerate(designs.items()):
+        kern, sched = vo.load(model, **options)
+        items.append((name, Scheduled(sched), _calls(kern, model, 2, k)))
+    return run_batch(items)
+
+
+@pytest.mark.parametrize("name", ["mlp_memory", "mlp_full", "mlp_stream", "branches", "cnn",
+                                  "mlp_reuse"])
+def test_rtl_equals_the_python_call(simulated, name):
+    assert_outcome(simulated[name])
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def test_cli_compile_check_inputs_and_emit(tmp_path, capsys):
+    from vichls.cli import main
+    import onnx
+
+    path = tmp_path / "net.onnx"
+    onnx.save(om.mlp(sizes=(8, 6, 3), argmax=True), str(path))
+    np.save(tmp_path / "x.npy", np.random.default_rng(0).standard_normal((20, 1, 8)))
+    assert main(["compile", str(path), "-o", str(tmp_path / "out"), "--check-inputs",
+                 str(tmp_path / "x.npy")]) == 0
+    out = capsys.readouterr().out
+    assert "argmax agrees with onnxruntime on" in out and "latency:" in out
+    assert main(["compile", str(path), "--emit", "python", "--precision", "float32"]) == 0
+    assert "@kernel" in capsys.readouterr().out
+    assert main(["compile", str(path), "--parallelism", "lots"]) == 2
+    assert "--parallelism" in capsys.readouterr().err
+
+
+# -- errors ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("op,attrs,why", [
+    ("Softmax", {"axis": 1}, "Softmax is not supported yet"),
+    ("Sigmoid", {}, "this operator is not supported"),
+    ("BatchNormalization", {}, "only a BatchNormalization right after"),
+])
+def test_unsupported_nodes_are_named(op, attrs, why):
+    with pytest.raises(VichlsError) as e:
+        vo.load(om.with_op(op, **attrs))
+    assert f"node 'the_node' ({op}): {why}" in e.value.message
+
+
+def test_cli_unsupported_model_exits_2(tmp_path, capsys):
+    from vichls.cli import main
+    import onnx
+
+    path = tmp_path / "soft.onnx"
+    onnx.save(om.with_op("Softmax", axis=1), str(path))
+    assert main(["compile", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "node 'the_node' (Softmax)" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("options,message", [
+    ({"precision": "fixed(16)"}, "cannot read 'fixed(16)'"),
+    ({"precision": "int8"}, "cannot read 'int8'"),
+    ({"precision": {"nope": "fixed(8, 4)"}}, "precision given for 'nope'"),
+    ({"io": "axi"}, "io must be 'memory' or 'stream'"),
+    ({"parallelism": 0}, "expected a positive integer"),
+    ({"parallelism": {"dense9": 2}}, "parallelism given for 'dense9'"),
+])
+def test_bad_options(options, message):
+    with pytest.raises(VichlsError) as e:
+        vo.load(om.mlp(sizes=(4, 3)), **options)
+    assert message in e.value.message
+
+
+def test_not_a_model(tmp_path):
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(VichlsError, match="cannot read the ONNX model"):
+        vo.load(str(bad))
+
+
+def test_cli_sim_of_a_model(tmp_path, capsys):
+    from vichls.cli import main
+    import onnx
+
+    path = tmp_path / "tiny.onnx"
+    onnx.save(om.mlp(sizes=(4, 3, 2), argmax=True), str(path))
+    assert main(["sim", str(path), "--runs", "2"]) == 0
+    assert "2 runs, 0 mismatches" in capsys.readouterr().out
+
+
+def test_default_parallelism_keeps_the_loops_rolled():
+    # regression: completely partitioned activations unrolled the producer's output loop
+    # (every weight a constant, a multiplier per product: 177 multipliers for 24 per cycle)
+    _, sched = vo.load(om.mlp(sizes=(8, 16, 3)))
+    assert "kind=\"complete\"" not in vo.source(om.mlp(sizes=(8, 16, 3))).source
+    assert sched.build("fpga").report["resources"]["dsp"] == 8 + 16
+
+
+@pytest.mark.parametrize("model,options", [
+    (lambda: om.mlp(sizes=(8, 6, 4), argmax=True), {"parallelism": {"dense0": 24, "dense1": 12}}),
+    (lambda: om.cnn(size=6), {}),
+    (lambda: om.mlp(sizes=(8, 6, 4)), {"io": "stream", "parallelism": 4}),
+])
+def test_generated_verilog_is_lint_clean(model, options):
+    from vichls.flows.lint import lint_verilog
+
+    _, sched = vo.load(model(), **options)
+    design = sched.build("fpga")
+    assert lint_verilog(design.deliverable, design.signature.name) == []
