@@ -6,6 +6,8 @@ Python source (one kernel per layer, weights as constant tables; its Python call
 golden reference) and its ``vichls.customize`` schedule, which the caller may change before
 building. ``source(...)`` gives the generated text and weights; ``write(...)`` writes them
 out as a kernel file and an ``.npz``; ``accuracy(...)`` compares a design with onnxruntime.
+``vichls.onnx.quant`` holds onnxruntime's integer arithmetic for the quantized operators and
+the kernel source of their requantizations (the quantized path's building blocks).
 """
 
 from __future__ import annotations
