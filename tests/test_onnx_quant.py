@@ -446,6 +446,26 @@ def test_qlinear_add_fused_multiply_adds_and_scalar_operands():
 # whole quantized models, both formats
 # --------------------------------------------------------------------------------------
 
+def _quantized(tmp_path, model, reader, fmt, act, wt, per_channel):
+    """``model`` quantized by onnxruntime's quantize_static: (the graph onnxruntime runs,
+    at its EXTENDED level, without the hardware-specific layout changes of the highest
+    level, which change no value; a session at the default level and threads, as a user
+    runs it)."""
+    from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
+
+    src, dst = str(tmp_path / "f.onnx"), str(tmp_path / "q.onnx")
+    onnx.save(model, src)
+    quantize_static(src, dst, reader, quant_format=QuantFormat[fmt],
+                    activation_type=QuantType[act], weight_type=QuantType[wt],
+                    per_channel=per_channel)
+    so = ort.SessionOptions()
+    so.log_severity_level = 3
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    so.optimized_model_filepath = str(tmp_path / "opt.onnx")
+    ort.InferenceSession(dst, so, providers=["CPUExecutionProvider"])
+    return onnx.load(str(tmp_path / "opt.onnx")), _session(dst, threads=0)
+
+
 def _float_model(rng):
     inits = []
 
@@ -570,23 +590,9 @@ QUANT_CASES = [("QDQ", "QUInt8", "QInt8", False), ("QDQ", "QUInt8", "QInt8", Tru
 
 @pytest.mark.parametrize("fmt,act,wt,per_channel", QUANT_CASES)
 def test_quantized_models_match_onnxruntime(tmp_path, fmt, act, wt, per_channel):
-    from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
-
     rng = np.random.default_rng(51)
-    src, dst = str(tmp_path / "f.onnx"), str(tmp_path / "q.onnx")
-    onnx.save(_float_model(rng), src)
-    quantize_static(src, dst, _Reader(rng), quant_format=QuantFormat[fmt],
-                    activation_type=QuantType[act], weight_type=QuantType[wt],
-                    per_channel=per_channel)
-    # the graph onnxruntime runs, without the hardware-specific layout changes of the
-    # highest level (which do not change any value)
-    so = ort.SessionOptions()
-    so.log_severity_level = 3
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
-    so.optimized_model_filepath = str(tmp_path / "opt.onnx")
-    ort.InferenceSession(dst, so, providers=["CPUExecutionProvider"])
-    opt = onnx.load(str(tmp_path / "opt.onnx"))
-    sess = _session(dst, threads=0)  # the default level and threads, as a user runs it
+    opt, sess = _quantized(tmp_path, _float_model(rng), _Reader(rng), fmt, act, wt,
+                           per_channel)
     for k in range(6):
         x = (rng.standard_normal((1, 3, 8, 8)) * (1 + k)).astype(np.float32)
         y, = sess.run(None, {"x": x})
@@ -943,21 +949,8 @@ class _MlpReader:
 def test_quantized_mlps_match_onnxruntime(tmp_path, fmt, act, wt, per_channel):
     """MLPs (MatMul, bias Add, Relu, Gemm); with int8 QDQ, onnxruntime leaves the bias
     Add in float32 between a DequantizeLinear pair and a QuantizeLinear (evaluated so)."""
-    from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
-
     rng = np.random.default_rng(53)
-    src, dst = str(tmp_path / "f.onnx"), str(tmp_path / "q.onnx")
-    onnx.save(_mlp(rng), src)
-    quantize_static(src, dst, _MlpReader(rng), quant_format=QuantFormat[fmt],
-                    activation_type=QuantType[act], weight_type=QuantType[wt],
-                    per_channel=per_channel)
-    so = ort.SessionOptions()
-    so.log_severity_level = 3
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
-    so.optimized_model_filepath = str(tmp_path / "opt.onnx")
-    ort.InferenceSession(dst, so, providers=["CPUExecutionProvider"])
-    opt = onnx.load(str(tmp_path / "opt.onnx"))
-    sess = _session(dst, threads=0)
+    opt, sess = _quantized(tmp_path, _mlp(rng), _MlpReader(rng), fmt, act, wt, per_channel)
     for k in range(8):
         x = (rng.standard_normal((2, 64)) * (1 + k)).astype(np.float32)
         y, = sess.run(None, {"x": x})
