@@ -28,7 +28,9 @@ loaded index, different coefficients, a scalar) it may meet at any iterations an
 ``d >= T1 - 1``. The fusion is made only when ``d < T1`` (the loops overlap) and the
 fused body would not need a larger II for its memory ports than the slower loop alone:
 per array, the accesses of both bodies over two ports (dual-port memories) at most what
-either loop needs alone, or the II asked.
+either loop needs alone, or the II asked; and when not both bodies multiply variables (one
+set of multipliers serves loops that run one after the other, transforms/fpga/
+bind_multipliers.py; fused, both sets would be needed at once: more DSPs for the cycles).
 
 The fused loop keeps L1's attributes and names and records both loops and the shift in
 ``vichls.fused`` (the report shows it). Chains fuse pairwise, left to right.
@@ -185,6 +187,17 @@ def _profitable(l1: scf.ForOp, l2: scf.ForOp, ii: int) -> bool:
     return fused <= alone
 
 
+def _multiplies(loop: scf.ForOp) -> bool:
+    """Whether the body multiplies two variables (a multiplier, usually DSPs, which
+    transforms/fpga/bind_multipliers.py shares between loops that run one after the other:
+    fused, the two bodies would need their multipliers at once)."""
+    for op in loop.body.block.walk():
+        if isinstance(op, (arith.MuliOp, arith.MulfOp)) and \
+                not any(isinstance(v.owner, arith.ConstantOp) for v in op.operands):
+            return True
+    return False
+
+
 def _between_is_pure(ops: list[Operation]) -> bool:
     return all(op.dialect_name() == "arith" and not op.regions for op in ops)
 
@@ -210,6 +223,8 @@ def fuse(l1: scf.ForOp, l2: scf.ForOp, between: list[Operation]) -> bool:
     if b1 is None or b2 is None or b1.step != b2.step or not b1.trips or not b2.trips:
         return False
     if not (_fusable_body(l1) and _fusable_body(l2) and _between_is_pure(between)):
+        return False
+    if _multiplies(l1) and _multiplies(l2):
         return False
     d = least_shift(l1, l2, b1, b2)
     if d is None or d >= b1.trips or not _profitable(l1, l2, ii):
