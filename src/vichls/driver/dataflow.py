@@ -141,7 +141,8 @@ def compile_dataflow(module: ModuleOp, clock_period_ns: float):
 
 def _task_requests(requests, task: graph.TaskOp, top: func.FuncOp, channels, work) -> list:
     """The partition requests (on the kernel's arrays) that apply inside ``task``, renamed
-    to the task function's parameters."""
+    to the task function's parameters; a request on a local array or a constant table
+    applies to every task that has or reads it."""
     out = []
     params = list(top.body.block.args)
     names = [signature_of(top).params[i].name for i in range(len(params))]
@@ -163,8 +164,8 @@ def _task_requests(requests, task: graph.TaskOp, top: func.FuncOp, channels, wor
                     fields["array"] = StringAttr(callee_params[k].name)
                     out.append(DictionaryAttr(fields))
         elif any(op.attributes.get(NAME_ATTR) == StringAttr(array)
-                 for op in callee.walk() if op.name == "memref.alloca"):
-            out.append(entry)
+                 for op in callee.walk() if op.name in ("memref.alloca", "memref.get_global")):
+            out.append(entry)  # a local of the task, or a constant table it reads
     return out
 
 
