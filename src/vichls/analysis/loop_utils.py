@@ -117,6 +117,19 @@ def constant_bounds(loop: Operation) -> ConstantBounds | None:
     return ConstantBounds(lower, upper, loop.step.value.data)
 
 
+def scf_constant_bounds(loop: scf.ForOp) -> ConstantBounds | None:
+    """The bounds of an ``scf.for`` whose bounds are constants and whose step is positive,
+    else None (the IR after lower-affine)."""
+    values = []
+    for v in (loop.lb, loop.ub, loop.step):
+        owner = v.owner
+        if not isinstance(owner, arith.ConstantOp) or not isinstance(owner.value, IntegerAttr):
+            return None
+        values.append(owner.value.value.data)
+    lower, upper, step = values
+    return ConstantBounds(lower, upper, step) if step > 0 else None
+
+
 def unrolled_copies(block: Block) -> int:
     """How many copies of loop bodies unrolling every constant-bound loop in ``block``
     (nested ones included) makes: each loop counts its trip count times what its own body

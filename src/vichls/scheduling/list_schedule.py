@@ -55,6 +55,7 @@ from vichls.dialects.attributes import (
     READY_ATTR,
     SHARERS_ATTR,
 )
+from vichls.analysis.loop_utils import scf_constant_bounds
 from vichls.analysis.memory_names import is_scalar_memref  # noqa: F401 (used here and re-exported)
 from vichls.targets import oplib
 from vichls.dialects import stream
@@ -536,10 +537,5 @@ def segment_length(ops: list[Operation]) -> int:
 
 
 def constant_trip_count(loop: scf.ForOp) -> int | None:
-    values = []
-    for v in (loop.lb, loop.ub, loop.step):
-        if not is_constant(v):
-            return None
-        values.append(v.owner.value.value.data)
-    lb, ub, step = values
-    return max(0, -(-(ub - lb) // step)) if step > 0 else None
+    bounds = scf_constant_bounds(loop)
+    return None if bounds is None else bounds.trip_count

@@ -51,6 +51,7 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 
 from vichls.analysis.dependence import LoopDependences
+from vichls.analysis.loop_utils import ConstantBounds, scf_constant_bounds
 from vichls.dialects.attributes import (
     FUSED_ATTR,
     LABEL_ATTR,
@@ -63,27 +64,6 @@ from vichls.dialects.attributes import (
 KNOWN_LOOP_ATTRS = {PIPELINE_ATTR, LABEL_ATTR, LOOP_NAME_ATTR, FUSED_ATTR}
 #: ports of a memory the modulo scheduler may use in one cycle (a dual-port memory)
 PORTS = 2
-
-
-@dataclass(frozen=True)
-class Bounds:
-    lb: int
-    step: int
-    trips: int
-
-
-def _constant(value) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
-def _bounds(loop: scf.ForOp) -> Bounds | None:
-    lb, ub, step = (_constant(v) for v in (loop.lb, loop.ub, loop.step))
-    if lb is None or ub is None or step is None or step <= 0:
-        return None
-    return Bounds(lb, step, max(0, -(-(ub - lb) // step)))
 
 
 def _fusable_body(loop: scf.ForOp) -> bool:
@@ -149,7 +129,7 @@ def _meeting(forms1, forms2) -> tuple[str, int | None]:
     return ("any", None) if distance is None else ("at", distance)
 
 
-def least_shift(l1: scf.ForOp, l2: scf.ForOp, b1: Bounds, b2: Bounds) -> int | None:
+def least_shift(l1: scf.ForOp, l2: scf.ForOp, b1: ConstantBounds, b2: ConstantBounds) -> int | None:
     """The least ``d`` keeping every conflicting pair in order (see the module doc); None
     when a pair may meet at any iterations (the fused loop's schedule would see it as a
     recurrence of every distance, which costs more than the fill it saves)."""
@@ -167,7 +147,7 @@ def least_shift(l1: scf.ForOp, l2: scf.ForOp, b1: Bounds, b2: Bounds) -> int | N
             if kind == "any":
                 return None
             # n1 - n2 = d happens only with 0 <= n1 < T1 and 0 <= n2 < T2
-            if kind == "at" and -(b2.trips - 1) <= d <= b1.trips - 1:
+            if kind == "at" and -(b2.trip_count - 1) <= d <= b1.trip_count - 1:
                 need = max(need, d)
     return need
 
@@ -214,48 +194,54 @@ def _index(block: Block, before: Operation, value: int):
     return c.result
 
 
+def _guard(body: Block, ops: list[Operation], cond, before: Operation) -> None:
+    """Move ``ops`` into an ``scf.if cond`` placed in ``body`` before ``before``."""
+    guarded = Block()
+    for op in ops:
+        op.detach()
+        guarded.add_op(op)
+    guarded.add_op(scf.YieldOp())
+    body.insert_op_before(scf.IfOp(cond, [], Region(guarded)), before)
+
+
 def fuse(l1: scf.ForOp, l2: scf.ForOp, between: list[Operation]) -> bool:
     """Fuse ``l2`` into ``l1`` when legal and worth it; True when done."""
     ii = _pipelined(l1)
     if ii is None or _pipelined(l2) != ii:
         return False
-    b1, b2 = _bounds(l1), _bounds(l2)
-    if b1 is None or b2 is None or b1.step != b2.step or not b1.trips or not b2.trips:
+    b1, b2 = scf_constant_bounds(l1), scf_constant_bounds(l2)
+    if b1 is None or b2 is None or b1.step != b2.step or not b1.trip_count or not b2.trip_count:
         return False
     if not (_fusable_body(l1) and _fusable_body(l2) and _between_is_pure(between)):
         return False
     if _multiplies(l1) and _multiplies(l2):
         return False
     d = least_shift(l1, l2, b1, b2)
-    if d is None or d >= b1.trips or not _profitable(l1, l2, ii):
+    if d is None or d >= b1.trip_count or not _profitable(l1, l2, ii):
         return False
     parent = l1.parent_block()
     for op in between:  # (their operands come from above: nothing is defined in L1)
         op.detach()
         parent.insert_op_before(op, l1)
-    trips = max(b1.trips, b2.trips + d)
+    trips = max(b1.trip_count, b2.trip_count + d)
     step = b1.step
-    upper = _index(parent, l1, b1.lb + trips * step)
+    upper = _index(parent, l1, b1.lower + trips * step)
     l1.operands[1] = upper
     body = l1.body.block
     iv = body.args[0]
     terminator = body.last_op
     # body1 behind ``iv < ub1`` where the fused loop runs longer
     ops1 = [op for op in body.ops if op is not terminator]
-    if trips > b1.trips:
-        bound = _index(body, ops1[0] if ops1 else terminator, b1.lb + b1.trips * step)
+    if trips > b1.trip_count:
+        at = ops1[0] if ops1 else terminator
+        bound = _index(body, at, b1.lower + b1.trip_count * step)
         test = arith.CmpiOp(iv, bound, "slt")
-        body.insert_op_before(test, ops1[0] if ops1 else terminator)
-        guarded = Block()
-        for op in ops1:
-            op.detach()
-            guarded.add_op(op)
-        guarded.add_op(scf.YieldOp())
-        body.insert_op_before(scf.IfOp(test.result, [], Region(guarded)), terminator)
+        body.insert_op_before(test, at)
+        _guard(body, ops1, test.result, terminator)
     # body2 at iv2 = iv + (lb2 - lb1 - d * step), behind d <= n < T2 + d where needed
     body2 = l2.body.block
     ops2 = [op for op in body2.ops if op is not body2.last_op]
-    offset = b2.lb - b1.lb - d * step
+    offset = b2.lower - b1.lower - d * step
     if offset:
         c = _index(body, terminator, offset)
         iv2_op = arith.AddiOp(iv, c)
@@ -267,10 +253,10 @@ def fuse(l1: scf.ForOp, l2: scf.ForOp, between: list[Operation]) -> bool:
     body2.args[0].replace_all_uses_with(iv2)
     tests = []
     if d > 0:
-        low = _index(body, terminator, b1.lb + d * step)
+        low = _index(body, terminator, b1.lower + d * step)
         tests.append(arith.CmpiOp(iv, low, "sge"))
-    if b2.trips + d < trips:
-        high = _index(body, terminator, b1.lb + (b2.trips + d) * step)
+    if b2.trip_count + d < trips:
+        high = _index(body, terminator, b1.lower + (b2.trip_count + d) * step)
         tests.append(arith.CmpiOp(iv, high, "slt"))
     for t in tests:
         body.insert_op_before(t, terminator)
@@ -280,12 +266,7 @@ def fuse(l1: scf.ForOp, l2: scf.ForOp, between: list[Operation]) -> bool:
             both = arith.AndIOp(tests[0].result, tests[1].result)
             body.insert_op_before(both, terminator)
             cond = both.result
-        guarded = Block()
-        for op in ops2:
-            op.detach()
-            guarded.add_op(op)
-        guarded.add_op(scf.YieldOp())
-        body.insert_op_before(scf.IfOp(cond, [], Region(guarded)), terminator)
+        _guard(body, ops2, cond, terminator)
     else:
         for op in ops2:
             op.detach()
