@@ -59,6 +59,11 @@ def bram_ports(name: str, width: int, nports: int) -> list[tuple[str, str, int]]
             for letter in PORT_LETTERS[:nports] for s, d in BRAM_SIGNALS]
 
 
+def _zero_extended(expr: str, pad: int) -> str:
+    """``expr`` with ``pad`` zero bits above it (Verilog)."""
+    return f"{{{pad}'b0, {expr}}}" if pad > 0 else expr
+
+
 def bram_adapter(name: str, width: int, core: dict[str, tuple[str, int]]
                  ) -> tuple[list[tuple[str, str, int]], list[str], dict[str, str]]:
     """The top's ports of array ``name`` as bram, the wires between them and the core, and
@@ -89,7 +94,7 @@ def bram_adapter(name: str, width: int, core: dict[str, tuple[str, int]]
         if shift:
             address = f"{{{address}, {shift}'b0}}"
         pad = ADDRESS_BITS - aw - shift
-        body.append(f"    assign {top('Addr')} = {f'{{{pad}{chr(39)}b0, {address}}}' if pad > 0 else address};")
+        body.append(f"    assign {top('Addr')} = {_zero_extended(address, pad)};")
         body.append(f"    wire core_{mine('ce')};")
         conns[mine("ce")] = f"core_{mine('ce')}"
         body.append(f"    assign {top('EN')} = core_{mine('ce')};")
@@ -99,8 +104,7 @@ def bram_adapter(name: str, width: int, core: dict[str, tuple[str, int]]
             conns[mine("we")] = f"core_{mine('we')}"
             conns[mine("d")] = f"core_{mine('d')}"
             data = f"core_{mine('d')}"
-            body.append(f"    assign {top('Din')} = "
-                        f"{f'{{{8 * nb - width}{chr(39)}b0, {data}}}' if 8 * nb > width else data};")
+            body.append(f"    assign {top('Din')} = {_zero_extended(data, 8 * nb - width)};")
         else:
             body += [f"    assign {top('WEN')} = {nb}'b0;", f"    assign {top('Din')} = {8 * nb}'b0;"]
         if mine("q") in core:
