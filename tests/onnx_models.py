@@ -143,6 +143,77 @@ def digits_mlp(hidden=16, seed=0):
     return _model(nodes, ins, outs, inits, "digits"), x[1200:], digits.target[1200:]
 
 
+def separable(seed=0, channels=4, out_channels=8, size=8, classes=3):
+    """A MobileNet-style depthwise-separable block: a 3x3 depthwise Conv (group = channels,
+    padded) + BatchNormalization + Clip(0, 6), a 1x1 pointwise Conv + BatchNormalization +
+    Clip(0, 6), GlobalAveragePool, Flatten and a Gemm to the logits."""
+    rng = np.random.default_rng(seed)
+    c, d = channels, out_channels
+
+    def bn(prefix, n):
+        return [(f"{prefix}g", 1 + rng.standard_normal(n) * 0.1),
+                (f"{prefix}b", rng.standard_normal(n) * 0.1),
+                (f"{prefix}m", rng.standard_normal(n) * 0.1), (f"{prefix}v", 0.5 + rng.random(n))]
+
+    arrays = [("kd", rng.standard_normal((c, 1, 3, 3)) * 0.5)] + bn("d", c) + [
+        ("kp", rng.standard_normal((d, c, 1, 1)) * 0.5)] + bn("p", d) + [
+        ("lo", np.array(0.0)), ("hi", np.array(6.0)),
+        ("w", rng.standard_normal((d, classes)) * 0.5), ("b", rng.standard_normal(classes) * 0.1)]
+    inits = [numpy_helper.from_array(np.asarray(a, np.float32), n) for n, a in arrays]
+    nodes = [
+        helper.make_node("Conv", ["img", "kd"], ["c1"], name="depthwise", kernel_shape=[3, 3],
+                         pads=[1, 1, 1, 1], group=c),
+        helper.make_node("BatchNormalization", ["c1", "dg", "db", "dm", "dv"], ["n1"], name="bn1"),
+        helper.make_node("Clip", ["n1", "lo", "hi"], ["r1"], name="relu6_1"),
+        helper.make_node("Conv", ["r1", "kp"], ["c2"], name="pointwise", kernel_shape=[1, 1]),
+        helper.make_node("BatchNormalization", ["c2", "pg", "pb", "pm", "pv"], ["n2"], name="bn2"),
+        helper.make_node("Clip", ["n2", "lo", "hi"], ["r2"], name="relu6_2"),
+        helper.make_node("GlobalAveragePool", ["r2"], ["g"], name="gap"),
+        helper.make_node("Flatten", ["g"], ["f"], name="flatten"),
+        helper.make_node("Gemm", ["f", "w", "b"], ["logits"], name="fc"),
+    ]
+    ins = [helper.make_tensor_value_info("img", TensorProto.FLOAT, [1, c, size, size])]
+    outs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, classes])]
+    return _model(nodes, ins, outs, inits, "separable")
+
+
+def residual(seed=0, channels=3, size=6):
+    """A ResNet-style basic block: Conv 3x3 (padded) + Relu, Conv 3x3 (padded), the block's
+    input added back (the skip connection), Relu."""
+    rng = np.random.default_rng(seed)
+    c = channels
+    inits = [numpy_helper.from_array(np.asarray(a, np.float32), n) for n, a in (
+        ("k1", rng.standard_normal((c, c, 3, 3)) * 0.3), ("b1", rng.standard_normal(c) * 0.1),
+        ("k2", rng.standard_normal((c, c, 3, 3)) * 0.3), ("b2", rng.standard_normal(c) * 0.1))]
+    nodes = [
+        helper.make_node("Conv", ["x", "k1", "b1"], ["c1"], name="conv1", kernel_shape=[3, 3],
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+        helper.make_node("Conv", ["r1", "k2", "b2"], ["c2"], name="conv2", kernel_shape=[3, 3],
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("Add", ["c2", "x"], ["s"], name="skip"),
+        helper.make_node("Relu", ["s"], ["y"], name="relu2"),
+    ]
+    ins = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, size, size])]
+    outs = [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, c, size, size])]
+    return _model(nodes, ins, outs, inits, "residual")
+
+
+def grouped(seed=0, groups=2, size=5):
+    """A grouped 3x3 Conv (4 input, 6 output channels in ``groups`` groups) + Relu."""
+    rng = np.random.default_rng(seed)
+    cig = 4 // groups if 4 % groups == 0 else 1
+    inits = [numpy_helper.from_array(np.asarray(a, np.float32), n) for n, a in (
+        ("k", rng.standard_normal((6, cig, 3, 3)) * 0.4), ("b", rng.standard_normal(6) * 0.1))]
+    nodes = [helper.make_node("Conv", ["x", "k", "b"], ["c"], name="gconv", kernel_shape=[3, 3],
+                              group=groups),
+             helper.make_node("Relu", ["c"], ["y"], name="relu")]
+    ins = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, size, size])]
+    outs = [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 6, size - 2, size - 2])]
+    g = helper.make_graph(nodes, "grouped", ins, outs, inits)
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+
+
 def onnxruntime_outputs(model, inputs: list[np.ndarray]) -> list[np.ndarray]:
     import onnxruntime as ort
 

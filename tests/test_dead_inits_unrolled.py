@@ -47,3 +47,57 @@ def test_an_init_that_a_gap_leaves_live_is_kept():
     y = np.zeros(8, np.int32)
     cpu(np.arange(1, 9, dtype=np.int32), y)
     assert list(y) == [1, 0, 2, 0, 3, 0, 4, 0]
+
+
+@kernel
+def produce(x: int32[4, 5], y: int32[4, 5]):
+    for i in range(4):
+        for j in range(5):
+            y[i, j] = x[i, j] * 3
+
+
+@kernel
+def produce_skipping(x: int32[4, 5], y: int32[4, 5]):
+    for i in range(4):
+        for j in range(4):
+            y[i, j] = x[i, j] * 3
+
+
+@kernel
+def consume(x: int32[4, 5], out: int32[4, 5]):
+    t: int32[4, 5] = 7
+    produce(x, t)
+    for i in range(4):
+        for j in range(5):
+            out[i, j] = t[i, j] + 1
+
+
+@kernel
+def consume_skipping(x: int32[4, 5], out: int32[4, 5]):
+    t: int32[4, 5] = 7
+    produce_skipping(x, t)
+    for i in range(4):
+        for j in range(5):
+            out[i, j] = t[i, j] + 1
+
+
+def test_the_init_before_a_flattened_writer_is_dropped():
+    # regression: once the producer's nest is flattened by its pipeline (its indices
+    # t // 5 and t % 5), its in-order writes went unrecognised and every activation array
+    # between two ONNX layers kept its fill loop (a cycle per element per call)
+    import numpy as np
+
+    for top, producer, dropped in ((consume, produce, True),
+                                   (consume_skipping, produce_skipping, False)):
+        s = vichls.customize(top)
+        s.compose(vichls.customize(producer).pipeline("j"))
+        design = s.build("fpga")
+        fills = [loop for loop in design.report["loops"] if loop["name"] == "loop"]  # unnamed
+        assert (not fills) == dropped, design.report["loops"]
+        x = np.arange(20, dtype=np.int32).reshape(4, 5)
+        out = np.zeros((4, 5), np.int32)
+        s.build("cpu")(x, out)
+        expected = x * 3 + 1
+        if not dropped:
+            expected[:, 4] = 8
+        assert np.array_equal(out, expected)

@@ -78,6 +78,45 @@ def test_cnn_within_the_fixed_point_error(io):
     assert r["argmax_agreement"] == 1.0 and r["max_abs_error"] < 1e-5
 
 
+@pytest.mark.parametrize("io", ["memory", "stream"])
+def test_depthwise_separable_block_within_the_fixed_point_error(io):
+    # a 3x3 depthwise Conv (group = channels) and a 1x1 pointwise Conv, each with its
+    # BatchNormalization and Clip(0, 6) folded in
+    worst = _python_vs_onnxruntime(om.separable(), n=8, precision="fixed(24, 10)", io=io)
+    assert 0 < worst < 0.004
+    assert "depthwise (Conv+bn1+relu6_1)" in vo.source(om.separable()).source
+
+
+@pytest.mark.parametrize("io", ["memory", "stream"])
+def test_residual_block_within_the_fixed_point_error(io):
+    worst = _python_vs_onnxruntime(om.residual(), n=8, precision="fixed(24, 10)", io=io)
+    assert 0 < worst < 0.004
+
+
+def test_grouped_convolution_reads_its_group():
+    # group=2 of 4 input and 6 output channels: output channel co reads input channels
+    # 2 * (co // 3) and the next one
+    m = om.grouped()
+    assert _python_vs_onnxruntime(m, n=6, precision="fixed(24, 10)") < 0.004
+    assert "x[co // 3 * 2 + ci" in vo.source(m).source
+
+
+def test_residual_skip_connection_is_deep_enough():
+    # regression: in stream io the skip connection's copy of the block's input was a FIFO
+    # of 2, and the graph deadlocked (the first convolution takes its whole input first)
+    src = vo.source(om.residual(size=4), io="stream").source
+    assert "x_1 = stream[fixed(16, 6), 48]()" in src
+
+
+def test_convolution_parallelism_points():
+    layers = {i["node"]: i["parallelism"] for i in vo.source(
+        om.separable(), parallelism={"depthwise": 5, "pointwise": 3}).layers}
+    assert layers["depthwise"] == 3 and layers["pointwise"] == 2  # a window row; 2 of 4 channels
+    src = vo.source(om.residual(channels=4), parallelism={"conv1": 20, "conv2": 3}).source
+    assert 'customize(conv1).unroll("ci", 2).pipeline("ci")' in src   # 2 channels' windows
+    assert 'customize(conv2).pipeline("kh")' in src                    # one window row
+
+
 def test_batch_normalization_is_folded():
     gen = vo.source(om.cnn())
     assert "conv1 (Conv+bn1+relu1)" in gen.source and "bn1" not in gen.source.split('"""')[2]
@@ -174,6 +213,14 @@ def simulated():
         "cnn": (om.cnn(size=6), {}),
         # dense0 writes 3 outputs per cycle, dense1 reads all 6 at once (a register copy)
         "mlp_reuse": (om.mlp(sizes=(8, 6, 4)), {"parallelism": {"dense0": 24, "dense1": 12}}),
+        # depthwise (a window row per cycle) and pointwise (2 input channels per cycle)
+        "separable_low": (om.separable(size=5), {"parallelism": {"depthwise": 3,
+                                                                 "pointwise": 2}}),
+        # two output channels per cycle in both convolutions
+        "separable_wide": (om.separable(size=5), {"parallelism": {"depthwise": 18,
+                                                                  "pointwise": 8}}),
+        "residual_stream": (om.residual(size=4), {"io": "stream"}),
+        "residual_ci": (om.residual(size=4), {"parallelism": {"conv1": 9, "conv2": 1}}),
     }
     items = []
     for k, (name, (model, options)) in enumerate(designs.items()):
@@ -183,7 +230,8 @@ def simulated():
 
 
 @pytest.mark.parametrize("name", ["mlp_memory", "mlp_full", "mlp_stream", "branches", "cnn",
-                                  "mlp_reuse"])
+                                  "mlp_reuse", "separable_low", "separable_wide",
+                                  "residual_stream", "residual_ci"])
 def test_rtl_equals_the_python_call(simulated, name):
     assert_outcome(simulated[name])
 
@@ -209,6 +257,12 @@ def test_cli_compile_check_inputs_and_emit(tmp_path, capsys):
 
 
 # -- errors ------------------------------------------------------------------------------------
+
+
+def test_group_that_does_not_divide_the_channels_is_refused():
+    with pytest.raises(VichlsError) as e:
+        vo.load(om.grouped(groups=3))
+    assert "node 'gconv' (Conv): group=3 does not divide the 4 input channels" in e.value.message
 
 
 @pytest.mark.parametrize("op,attrs,why", [

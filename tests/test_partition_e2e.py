@@ -76,6 +76,21 @@ def fir(x: int32[32], coef: int32[8], y: int32[32]):
         y[n] = acc
 
 
+@kernel
+def padded_window(x: int32[3, 6, 6], y: int32[3, 6, 6]):
+    # a convolution's padded copy of its input: the initialisation fills the border the
+    # copy leaves, in banks (cyclic by 3 on every dimension: 27 banks of 1x3x3)
+    pad: int32[3, 8, 8] = 5
+    for c in range(3):
+        for i in range(6):
+            for j in range(6):
+                pad[c, i + 1, j + 1] = x[c, i, j]
+    for c in range(3):
+        for i in range(6):
+            for j in range(6):
+                y[c, i, j] = pad[c, i, j] + pad[c, i + 2, j + 2] - pad[2 - c, i + 1, j]
+
+
 # name -> (kernel, partition requests (array, kind, dim, factor))
 CASES = {
     "dot_cyclic4": (dot_unrolled, [("x", "cyclic", 1, 4), ("y", "cyclic", 1, 4)]),
@@ -91,6 +106,8 @@ CASES = {
     "local_complete": (local_banks, [("grid", "complete", 1, None),
                                      ("buf", "complete", 0, None)]),
     "fir_complete": (fir, [("taps", "complete", 0, None), ("coef", "cyclic", 1, 8)]),
+    "padded_window": (padded_window, [("pad", "cyclic", 1, 3), ("pad", "cyclic", 2, 3),
+                                      ("pad", "cyclic", 3, 3)]),
     # every dimension of a 2-d parameter: a grid of 2x2 (3x3) banks
     "gather_params_dim0_cyclic": (gather_scatter, [("A", "cyclic", 0, 2), ("C", "block", 0, 3)]),
 }
@@ -164,3 +181,14 @@ def test_bank_ports_and_report(simulated):
     assert [p.name for p in design.signature.params] == ["A", "idx", "C"]
     local = simulated["local_complete"][0].report["local_partitions"]
     assert local["buf"] == {"kind": "complete", "factor": 12, "dim": 0, "banks": 12}
+
+
+def test_partitioned_initialisation_fills_every_bank_at_once(simulated):
+    """Regression: the 192-element initialisation of a 27-bank local array stored element by
+    element, each store finding its bank by division and guarded once per bank (107 cycles
+    an element, 20,544 in all); the banks are filled together: 9 iterations."""
+    design = simulated["padded_window"][0]
+    fill = [loop for loop in design.report["loops"] if loop["trip_count"] == 1][0]
+    assert fill["latency"]["max"] <= 3 * 9
+    assert simulated["padded_window"][1][0][2] < 3000  # (was more than 20,000)
+

@@ -6,10 +6,16 @@ graph's channels (a task that writes, or reads, every element of an array once i
 
 from __future__ import annotations
 
+import itertools
+import math
+
+import numpy as np
+
 from xdsl.dialects import affine, arith, func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
+from vichls.analysis.static_eval import evaluate
 from vichls.dialects import stream
 from vichls.signature import find_function
 
@@ -83,7 +89,7 @@ def in_order_nest(access: Operation, value: SSAValue, root: Operation | None) ->
         parent = parent.parent_op()
     loops.reverse()
     if len(loops) != len(shape):
-        return False
+        return _enumerates_in_order(access, loops, shape)
     for loop, dim in zip(loops, shape):
         lb, ub = loop.lowerBoundMap.data, loop.upperBoundMap.data
         if loop.lowerBoundOperands or loop.upperBoundOperands or loop.step.value.data != 1:
@@ -94,10 +100,51 @@ def in_order_nest(access: Operation, value: SSAValue, root: Operation | None) ->
     if isinstance(access, (affine.LoadOp, affine.StoreOp)):
         amap = access.map.data if access.map is not None else None
         if amap is None or amap.num_symbols or list(access.indices) != ivs[:amap.num_dims]:
-            return False
+            return _enumerates_in_order(access, loops, shape)
         probe = list(range(3, 3 + len(ivs)))  # distinct values: the map must be the identity
-        return amap.num_dims == len(ivs) and tuple(amap.eval(probe, [])) == tuple(probe)
-    return list(access.indices) == ivs
+        if amap.num_dims == len(ivs) and tuple(amap.eval(probe, [])) == tuple(probe):
+            return True
+        return _enumerates_in_order(access, loops, shape)
+    return list(access.indices) == ivs or _enumerates_in_order(access, loops, shape)
+
+
+#: The most iterations _enumerates_in_order walks through.
+ENUMERATION_LIMIT = 1 << 15
+
+
+def _enumerates_in_order(access: Operation, loops: list, shape) -> bool:
+    """The general case of ``in_order_nest``: the loops around ``access`` (affine.for only)
+    have constant bounds, as many iterations as the array has elements, and the access's
+    indices, computed from their counters with arith (a flattened nest recovers its
+    loops' variables by division and remainder: ``c = t // 64``, ``h = t % 64 // 8``), run
+    through the elements in row-major order: checked at every iteration (up to
+    ENUMERATION_LIMIT of them)."""
+    ranges = []
+    for loop in loops:
+        if loop.lowerBoundOperands or loop.upperBoundOperands:
+            return False
+        lb = loop.lowerBoundMap.data.eval([], [])
+        ub = loop.upperBoundMap.data.eval([], [])
+        if len(lb) != 1 or len(ub) != 1:
+            return False
+        ranges.append(range(lb[0], ub[0], loop.step.value.data))
+    size = math.prod(shape)
+    if math.prod(len(r) for r in ranges) != size or not 0 < size <= ENUMERATION_LIMIT:
+        return False
+    ivs = [loop.body.block.args[0] for loop in loops]
+    amap = getattr(access, "map", None)
+    amap = amap.data if amap is not None else None
+    if amap is not None and amap.num_symbols:
+        return False
+    for flat, point in enumerate(itertools.product(*ranges)):
+        env = dict(zip(ivs, point))
+        values = [evaluate(v, env) for v in access.indices]
+        if any(v is None for v in values):
+            return False
+        index = tuple(amap.eval(values, [])) if amap is not None else tuple(values)
+        if index != tuple(int(i) for i in np.unravel_index(flat, shape)):
+            return False
+    return True
 
 
 def init_nest(op: Operation, value: SSAValue) -> bool:

@@ -315,8 +315,12 @@ class _Gen:
             self.kernels.append(f"@kernel\ndef {name}(x: stream[{spell(ty)}], {params}):\n"
                                 f"    for i in range({size}):\n        v: {spell(ty)} = x.get()\n"
                                 f"{puts}\n\n")
+            # each copy deep enough for the whole tensor: where the branches meet again
+            # (a residual block's skip connection), the layers on the longer branch take
+            # their whole input before they give anything, and the short branch's FIFO
+            # holds the tensor meanwhile (a shallower one deadlocks the graph)
             for o in outs:
-                self.locals.append(f"{o} = stream[{spell(ty)}, 2]()")
+                self.locals.append(f"{o} = stream[{spell(ty)}, {size}]()")
             self.calls.append(f"{name}({self.var[t]}, {', '.join(outs)})")
             self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline(\"i\"))")
             forks[t] = list(outs)
@@ -448,11 +452,15 @@ class _Gen:
         t = self.prec_of(lay)
         x = lay.inputs[0]
         tx = self.elem_type(x)
-        co_n, ci_n, kh_n, kw_n = lay.weight.shape
-        _, h_n, w_n = self.m.tensors[x].shape
+        co_n, cig, kh_n, kw_n = lay.weight.shape   # cig: input channels per group
+        ci_n, h_n, w_n = self.m.tensors[x].shape
         _, oh_n, ow_n = self.m.tensors[lay.output].shape
         sh, sw = lay.attrs["strides"]
-        terms = ci_n * kh_n * kw_n
+        groups = lay.attrs.get("group", 1)
+        cog = co_n // groups                        # output channels per group
+        depthwise = groups > 1 and cig == 1 and cog == 1
+        win = kh_n * kw_n
+        terms = cig * win
         macs = co_n * oh_n * ow_n * terms
         name = _ident(lay.node, self.taken)
         w = self.const(f"{name}_w", lay.weight, t)
@@ -465,23 +473,53 @@ class _Gen:
         pads = lay.attrs["pads"]
         hp, wp = h_n + pads[0] + pads[2], w_n + pads[1] + pads[3]
         padded = any(pads)
+        # the parallelism: the whole window (and v output channels) per cycle; u input
+        # channels' windows per cycle (the ci loop pipelined); one window row; one product
+        par = self.par_of(lay, macs)
+        v = u = 1
+        if par == -1 or par >= terms:
+            mode, u = "window", cig
+            if par > terms and self.io == "memory" and not self.dataflow \
+                    and (groups == 1 or depthwise):
+                v = _divisor_at_most(co_n, par // terms)
+        elif par >= win and cig > 1:
+            mode, u = "ci", _divisor_at_most(cig, par // win)
+        elif par >= kw_n:
+            mode = "kh"
+        else:
+            mode = "kw"
+        eff = {"window": v * terms, "ci": u * win, "kh": kw_n, "kw": 1}[mode]
+        # the input channel a product reads
+        if groups == 1:
+            xch = "ci" if cig > 1 else "0"
+        elif depthwise:
+            xch = "co"
+        elif cig == 1:
+            xch = f"co // {cog}"
+        elif cog == 1:
+            xch = f"co * {cig} + ci"
+        else:
+            xch = f"co // {cog} * {cig} + ci"
+        wci = "ci" if cig > 1 else "0"
         row = f"oh * {sh} + kh" if sh != 1 else "oh + kh"
         col = f"ow * {sw} + kw" if sw != 1 else "ow + kw"
         # the input goes into a buffer of the layer's own (zeros around it when padded;
         # always with streams): the window reads it without conditions
         buffered = self.io == "stream" or padded
         xa = _ident(f"{name}_in", self.taken) if buffered else "x"
-        mac = f"acc += {xa}[ci, {row}, {col}] * {w}[co, ci, kh, kw]"
+        mac = f"acc += {xa}[{xch}, {row}, {col}] * {w}[co, {wci}, kh, kw]"
         store = f"y.put({act})" if self.io == "stream" else f"y[co, oh, ow] = {act}"
-        body = (f"    for co in range({co_n}):\n        for oh in range({oh_n}):\n"
-                f"            for ow in range({ow_n}):\n                acc: {acc_t} = {init}\n"
-                f"                for ci in range({ci_n}):\n"
-                f"                    for kh in range({kh_n}):\n"
-                f"                        for kw in range({kw_n}):\n"
-                f"                            {mac}\n"
-                f"                {store}\n")
-        par = self.par_of(lay, macs)
-        one_per_cycle = par == -1 or par >= terms
+        # output channels innermost when several are computed at once (memory io only)
+        outer = ([("oh", oh_n), ("ow", ow_n), ("co", co_n)] if v > 1
+                 else [("co", co_n), ("oh", oh_n), ("ow", ow_n)])
+        body = "".join(f"{'    ' * (k + 1)}for {var} in range({n}):\n"
+                       for k, (var, n) in enumerate(outer))
+        ind = "    " * 4
+        body += f"{ind}acc: {acc_t} = {init}\n"
+        inner = ([("ci", cig)] if cig > 1 else []) + [("kh", kh_n), ("kw", kw_n)]
+        body += "".join(f"{ind}{'    ' * k}for {var} in range({n}):\n"
+                        for k, (var, n) in enumerate(inner))
+        body += f"{ind}{'    ' * len(inner)}{mac}\n{ind}{store}\n"
         head = ""
         if buffered:
             self.shapes[xa] = (ci_n, hp, wp)
@@ -498,26 +536,33 @@ class _Gen:
         extra = ".pipeline(\"j2\")" if buffered else ""
         xarr = xa if buffered else xin
         if self.io == "memory":
-            self.rolled(y)
+            if v > 1:
+                self.want(y, 1, v, "write")
+                self.want(y, 2, 1, "write")
+                self.want(y, 3, 1, "write")
+            else:
+                self.rolled(y)
             if buffered:
                 self.rolled(xin)
         self.kernels.append(src)
         self.calls.append(f"{name}({xin}, {y})")
-        if one_per_cycle:  # the window's products at once, one output per cycle
-            directives = ".pipeline(\"ow\")"
-            self.want(xarr, 1, ci_n)
-            self.want(xarr, 2, kh_n)
-            self.want(xarr, 3, kw_n)
-            for dim, n in ((2, ci_n), (3, kh_n), (4, kw_n)):
-                self.want(w, dim, n)
-            eff = terms
+        if mode == "window":   # the window's products at once, v outputs per cycle
+            directives = (f".unroll(\"co\", {v}).pipeline(\"co\")" if v > 1
+                          else ".pipeline(\"ow\")")
+        elif mode == "ci":
+            directives = (f".unroll(\"ci\", {u})" if u > 1 else "") + ".pipeline(\"ci\")"
         else:
-            directives = ".pipeline(\"kw\")"
-            self.rolled(xarr)
-            eff = 1
-        self.want(w, 1, 1)
+            directives = f".pipeline(\"{mode}\")"
+        xdim1 = v if depthwise else u if cig > 1 and mode in ("window", "ci") else 1
+        self.want(xarr, 1, xdim1)
+        self.want(xarr, 2, kh_n if mode in ("window", "ci") else 1)
+        self.want(xarr, 3, kw_n if mode != "kw" else 1)
+        self.want(w, 1, v)
+        self.want(w, 2, u if mode in ("window", "ci") else 1)
+        self.want(w, 3, kh_n if mode in ("window", "ci") else 1)
+        self.want(w, 4, kw_n if mode != "kw" else 1)
         if b:
-            self.want(b, 1, 1)
+            self.want(b, 1, v)
         self.compose.append(f"schedule.compose(vichls.customize({name}){directives}{extra})")
         self.layer_info.append({"node": lay.node, "op": "+".join([lay.op_type] + lay.fused)
                                 if lay.fused else lay.op_type, "kernel": name, "macs": macs,

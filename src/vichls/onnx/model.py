@@ -13,7 +13,7 @@ tensor's shape (``onnx.shape_inference``, strict), and walks the graph's nodes i
 - ``copy``: ``Flatten``/``Reshape`` between shapes of different ranks (one of them flat);
   between flat shapes, and ``Identity``/``Dropout``, the tensor is only renamed;
 - ``argmax``: ``ArgMax`` over the last axis of a flat tensor, the graph's last node;
-- ``conv``: ``Conv`` (2-D, group 1), with a following per-channel ``Add``, ``Relu``/``Clip``
+- ``conv``: ``Conv`` (2-D; grouped and depthwise too), with a following per-channel ``Add``, ``Relu``/``Clip``
   folded in as for dense layers; ``BatchNormalization`` after a dense or conv layer is folded
   into its weights and bias;
 - ``pool``: ``MaxPool``, ``AveragePool`` (no padding), ``GlobalAveragePool``.
@@ -354,10 +354,13 @@ def read_model(path_or_model) -> Model:
                 fail(n, k, f"input of shape {tensors[x].onnx_shape}: 2-D convolutions of one "
                            "sample (N=1, C, H, W) are supported")
             w = const_of(n, k, n.input[1], "weights")
-            if w.ndim != 4 or w.shape[1] != xs[0]:
-                fail(n, k, f"weights of shape {w.shape} for an input of {xs[0]} channels")
-            if a.get("group", 1) != 1:
-                fail(n, k, "grouped (and depthwise) convolutions are not supported yet")
+            group = int(a.get("group", 1))
+            if group < 1 or xs[0] % group or (w.ndim == 4 and w.shape[0] % group):
+                fail(n, k, f"group={group} does not divide the {xs[0]} input channels and "
+                           f"the {w.shape[0]} output channels")
+            if w.ndim != 4 or w.shape[1] * group != xs[0]:
+                fail(n, k, f"weights of shape {w.shape} for an input of {xs[0]} channels"
+                           + (f" in {group} groups" if group > 1 else ""))
             if any(d != 1 for d in a.get("dilations", [1, 1])):
                 fail(n, k, "dilations other than 1 are not supported")
             if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET", b"VALID", "VALID"):
@@ -366,7 +369,7 @@ def read_model(path_or_model) -> Model:
                 else None
             lay = Layer("conv", label, op, [x], out, weight=w, bias=bias,
                         attrs={"strides": tuple(a.get("strides", [1, 1])),
-                               "pads": tuple(a.get("pads", [0, 0, 0, 0]))})
+                               "pads": tuple(a.get("pads", [0, 0, 0, 0])), "group": group})
         elif op in ("MaxPool", "AveragePool"):
             x = activation_input(n, k, n.input[0])
             if len(tensors[x].shape) != 3:

@@ -86,6 +86,7 @@ from xdsl.passes import ModulePass
 
 from vichls.dialects.attributes import BANK_OF_ATTR, PARTITIONS_ATTR, REQUESTS_ATTR
 from vichls.errors import VichlsError
+from vichls.analysis.array_writes import init_nest
 from vichls.analysis.loop_utils import loop_display_name
 from vichls.analysis.memory_names import display_name
 from vichls.limits import unroll_limit, unroll_limit_hint
@@ -729,6 +730,58 @@ def _unroll_loops_indexing(array: SSAValue) -> None:
                 break
 
 
+# -- the initialisation of a partitioned local array, bank by bank ---------------------------
+
+
+def _take_fill(array: SSAValue) -> tuple[Attribute, Operation] | None:
+    """Take out the front end's initialisation nest of local ``array`` (one constant stored
+    into every element, in a nest of the entry block: analysis/array_writes.init_nest),
+    leaving a placeholder where it was; its constant and the placeholder, or None.
+
+    Rewritten access by access, its store would find its bank with a division and a
+    remainder per partitioned dimension and a guarded store per bank (a multi-cycle
+    iteration per element); the banks are filled instead by one nest over the bank's
+    shape that stores into every bank at once (_fill_banks)."""
+    block = array.owner.parent_block()
+    for op in block.ops:
+        if isinstance(op, affine.ForOp) and init_nest(op, array):
+            store = next(x for x in op.walk() if isinstance(x, affine.StoreOp))
+            constant = store.value.owner
+            if not isinstance(constant, arith.ConstantOp):
+                return None
+            marker = scf.ExecuteRegionOp([], Region(Block()))  # (the place only: removed)
+            block.insert_op_before(marker, op)
+            value = constant.value
+            op.detach()
+            op.erase()
+            return value, marker
+    return None
+
+
+def _fill_banks(banks: list[SSAValue], value: Attribute, marker: Operation) -> None:
+    """Store the constant ``value`` into every element of every bank (all of one shape) in
+    one nest at ``marker``'s place: each iteration writes one element of each bank (the
+    last banks' padding too, which nothing reads)."""
+    block = marker.parent_block()
+    constant = arith.ConstantOp(value)
+    block.insert_op_before(constant, marker)
+    shape = tuple(banks[0].type.get_shape())
+
+    def nest(depth: int, ivs: list[SSAValue]) -> list[Operation]:
+        if depth == len(shape):
+            return [affine.StoreOp(constant.result, bank, ivs) for bank in banks]
+        body = Block(arg_types=[IndexType()])
+        body.add_ops(nest(depth + 1, [*ivs, body.args[0]]) + [affine.YieldOp.get()])
+        loop = affine.ForOp.from_region([], [], [], [], 0, shape[depth], Region(body))
+        loop.location = marker.location
+        return [loop]
+
+    for op in nest(0, []):
+        block.insert_op_before(op, marker)
+    marker.detach()
+    marker.erase()
+
+
 def _at(op: Operation, message: str) -> PartitionError:
     loc = op.location
     if isinstance(loc, FileLineColLoc):
@@ -913,6 +966,7 @@ class _Partitioner:
                                          "partitioned twice")
                 splits.append(_Split(kind, f, axis, shape[axis]))
         splits.sort(key=lambda split: split.axis)
+        fill = _take_fill(array) if local else None
         if any(split.kind == "complete" for split in splits):
             _unroll_loops_indexing(array)
         # last axis first, so that dropping a dimension (complete) leaves earlier axes alone;
@@ -922,6 +976,8 @@ class _Partitioner:
             pieces = [(bank, (b, *coords)) for piece, coords in pieces
                       for b, bank in enumerate(self.split(piece, split, name))]
         pieces.sort(key=lambda p: p[1])
+        if fill is not None:
+            _fill_banks([p for p, _ in pieces], *fill)
         for number, bank in enumerate(self.order_banks([p for p, _ in pieces])):
             tag = {NAME_ATTR: StringAttr(f"{name}_{number}"), BANK_OF_ATTR: StringAttr(name)}
             if local:
