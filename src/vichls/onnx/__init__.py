@@ -18,11 +18,26 @@ from pathlib import Path
 import numpy as np
 
 from vichls.errors import VichlsError
-from vichls.onnx.codegen import DEFAULT_PRECISION, Generated, generate
+from vichls.onnx.balance import balance
+from vichls.onnx.codegen import DEFAULT_PRECISION, Generated
+from vichls.onnx.codegen import generate as _generate
 from vichls.onnx.model import Model, OnnxError, read_model
 
 __all__ = ["load", "source", "write", "accuracy", "run", "arguments", "OnnxError", "Model", "Generated",
            "read_model", "DEFAULT_PRECISION"]
+
+
+def generate(m: Model, precision=DEFAULT_PRECISION, io: str = "memory", parallelism=None,
+             dataflow: bool | None = None) -> Generated:
+    """Code generation (vichls.onnx.codegen), with ``parallelism="auto"`` (or a dict whose
+    ``"default"`` is ``"auto"``) chosen per layer by vichls.onnx.balance for the active
+    device's DSP blocks and block RAMs."""
+    if isinstance(parallelism, dict) and parallelism.get("default") == "auto":
+        chosen = balance(m, precision, io, dataflow)
+        parallelism = {**chosen, **{k: v for k, v in parallelism.items() if k != "default"}}
+    elif isinstance(parallelism, str) and parallelism == "auto":
+        parallelism = balance(m, precision, io, dataflow)
+    return _generate(m, precision, io, parallelism, dataflow)
 
 
 def source(model, precision=DEFAULT_PRECISION, io: str = "memory", parallelism=None,
@@ -55,8 +70,9 @@ def load(model, precision=DEFAULT_PRECISION, io: str = "memory", parallelism=Non
     precision: ``"fixed(W, I)"`` (with ``quant=``/``overflow=`` if wanted), ``"float32"``,
     or a dict from ONNX node names (and model input names, and ``"default"``) to those.
     io: ``"memory"`` (arrays) or ``"stream"`` (element by element in C order).
-    parallelism: multiply-accumulates per cycle of each dense layer: None (one output per
-    cycle), an int, ``"full"``, or a dict from node names (and ``"default"``) to those.
+    parallelism: multiply-accumulates per cycle of each dense or convolution layer: None
+    (one output per cycle), an int, ``"full"``, ``"auto"`` (balanced by vichls.onnx.balance
+    within the device's DSP blocks), or a dict from node names (and ``"default"``) to those.
     dataflow: run the layers as concurrent tasks (default: with ``io="stream"``)."""
     m = model if isinstance(model, Model) else read_model(model)
     gen = generate(m, precision, io, parallelism, dataflow)
