@@ -348,9 +348,8 @@ class _Gen:
                 pts = {p for p in pts if p <= 2}
             return sorted(pts)
         if lay.kind == "conv":
-            co_n, cig, kh_n, kw_n = lay.weight.shape
-            win, terms = kh_n * kw_n, cig * kh_n * kw_n
-            groups = lay.attrs.get("group", 1)
+            _, cig, kh_n, kw_n = lay.weight.shape
+            win = kh_n * kw_n
             # (several output channels per cycle are left out: the loops then run
             # oh, ow, co, which the pipeline does not flatten yet, and each row of
             # outputs fills and drains the pipeline; see docs/onnx.md)
