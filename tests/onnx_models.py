@@ -214,6 +214,55 @@ def grouped(seed=0, groups=2, size=5):
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
 
 
+def inception(seed=0, size=5):
+    """Two convolutions of one input (1x1 and 3x3 padded) concatenated along the channels
+    (an Inception-style block), then a Relu and a 1x1 Conv."""
+    rng = np.random.default_rng(seed)
+    inits = [numpy_helper.from_array(np.asarray(a, np.float32), n) for n, a in (
+        ("ka", rng.standard_normal((2, 3, 1, 1)) * 0.5),
+        ("kb", rng.standard_normal((3, 3, 3, 3)) * 0.3),
+        ("kc", rng.standard_normal((2, 5, 1, 1)) * 0.5))]
+    nodes = [
+        helper.make_node("Conv", ["x", "ka"], ["a"], name="branch1x1", kernel_shape=[1, 1]),
+        helper.make_node("Conv", ["x", "kb"], ["b"], name="branch3x3", kernel_shape=[3, 3],
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("Concat", ["a", "b"], ["c"], name="concat", axis=1),
+        helper.make_node("Relu", ["c"], ["r"], name="relu"),
+        helper.make_node("Conv", ["r", "kc"], ["y"], name="mix", kernel_shape=[1, 1]),
+    ]
+    ins = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, size, size])]
+    outs = [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, size, size])]
+    return _model(nodes, ins, outs, inits, "inception")
+
+
+def concat_last(seed=0):
+    """Two dense layers of one vector concatenated along the last axis (of [1, 4] and
+    [1, 3]), then a dense layer."""
+    rng = np.random.default_rng(seed)
+    inits = [numpy_helper.from_array(np.asarray(a, np.float32), n) for n, a in (
+        ("w0", rng.standard_normal((5, 4))), ("w1", rng.standard_normal((5, 3))),
+        ("w2", rng.standard_normal((7, 2))))]
+    nodes = [helper.make_node("MatMul", ["x", "w0"], ["a"], name="fa"),
+             helper.make_node("MatMul", ["x", "w1"], ["b"], name="fb"),
+             helper.make_node("Concat", ["a", "b"], ["c"], name="cat", axis=-1),
+             helper.make_node("MatMul", ["c", "w2"], ["y"], name="fy")]
+    ins = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 5])]
+    outs = [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2])]
+    return _model(nodes, ins, outs, inits, "concat_last")
+
+
+def with_softmax(seed=0):
+    """An 8-12-10 MLP whose logits go through a Softmax (over the last axis)."""
+    m = mlp(sizes=(8, 12, 10), seed=seed)
+    g = m.graph
+    g.node.append(helper.make_node("Softmax", [g.output[0].name], ["prob"], name="softmax",
+                                   axis=-1))
+    del g.output[:]
+    g.output.append(helper.make_tensor_value_info("prob", TensorProto.FLOAT, [1, 10]))
+    onnx.checker.check_model(m)
+    return m
+
+
 def onnxruntime_outputs(model, inputs: list[np.ndarray]) -> list[np.ndarray]:
     import onnxruntime as ort
 

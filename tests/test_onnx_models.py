@@ -93,6 +93,29 @@ def test_residual_block_within_the_fixed_point_error(io):
     assert 0 < worst < 0.004
 
 
+@pytest.mark.parametrize("io", ["memory", "stream"])
+def test_softmax_within_its_tables_error(io):
+    # the exponential and the reciprocal from tables (hls4ml's way): within 0.01 of
+    # onnxruntime, and the probabilities sum to about 1
+    m = om.with_softmax()
+    assert _python_vs_onnxruntime(m, n=30, io=io) < 0.01
+    kern, _ = vo.load(m, io=io)
+    p = vo.run(kern, kern.signature, [np.linspace(-2, 2, 8)])[0]
+    assert abs(float(np.sum(p)) - 1) < 0.02 and np.all(p >= 0)
+
+
+def test_softmax_in_float32_is_refused():
+    with pytest.raises(VichlsError) as e:
+        vo.load(om.with_softmax(), precision="float32")
+    assert "node 'softmax' (Softmax): a Softmax in float32 is not supported" in e.value.message
+
+
+@pytest.mark.parametrize("model", [om.inception, om.concat_last])
+@pytest.mark.parametrize("io", ["memory", "stream"])
+def test_concat_within_the_fixed_point_error(model, io):
+    assert _python_vs_onnxruntime(model(), n=6, precision="fixed(24, 10)", io=io) < 0.004
+
+
 def test_grouped_convolution_reads_its_group():
     # group=2 of 4 input and 6 output channels: output channel co reads input channels
     # 2 * (co // 3) and the next one
@@ -224,6 +247,10 @@ def simulated():
         # the global average summed as the stream comes; parallelism balanced per layer
         "cnn_stream_auto": (om.cnn(size=6), {"io": "stream", "parallelism": "auto"}),
         "separable_auto": (om.separable(size=5), {"parallelism": "auto"}),
+        "softmax": (om.with_softmax(), {}),
+        "softmax_stream": (om.with_softmax(), {"io": "stream"}),
+        "inception_stream": (om.inception(size=4), {"io": "stream"}),
+        "concat_memory": (om.concat_last(), {}),
     }
     items = []
     for k, (name, (model, options)) in enumerate(designs.items()):
@@ -235,7 +262,8 @@ def simulated():
 @pytest.mark.parametrize("name", ["mlp_memory", "mlp_full", "mlp_stream", "branches", "cnn",
                                   "mlp_reuse", "separable_low", "separable_wide",
                                   "residual_stream", "residual_ci", "cnn_stream_auto",
-                                  "separable_auto"])
+                                  "separable_auto", "softmax", "softmax_stream",
+                                  "inception_stream", "concat_memory"])
 def test_rtl_equals_the_python_call(simulated, name):
     assert_outcome(simulated[name])
 
@@ -270,7 +298,7 @@ def test_group_that_does_not_divide_the_channels_is_refused():
 
 
 @pytest.mark.parametrize("op,attrs,why", [
-    ("Softmax", {"axis": 1}, "Softmax is not supported yet"),
+    ("Softmax", {"axis": 0}, "only a Softmax over the last axis of a vector"),
     ("Sigmoid", {}, "this operator is not supported"),
     ("BatchNormalization", {}, "only a BatchNormalization right after"),
 ])
@@ -284,11 +312,11 @@ def test_cli_unsupported_model_exits_2(tmp_path, capsys):
     from vichls.cli import main
     import onnx
 
-    path = tmp_path / "soft.onnx"
-    onnx.save(om.with_op("Softmax", axis=1), str(path))
+    path = tmp_path / "sigmoid.onnx"
+    onnx.save(om.with_op("Sigmoid"), str(path))
     assert main(["compile", str(path)]) == 2
     err = capsys.readouterr().err
-    assert "node 'the_node' (Softmax)" in err and "Traceback" not in err
+    assert "node 'the_node' (Sigmoid)" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("options,message", [

@@ -179,3 +179,23 @@ def test_every_op_keeps_a_source_location():
         if op.name != "builtin.module":
             assert "unknown" not in str(op.location), op.name
     assert_cpu_agrees(strided, m)
+
+
+@vichls.kernel
+def numbered_names(x: vichls.int32[4, 5], y: vichls.int32[4, 5]):
+    for i0 in range(4):
+        for i0_1 in range(5):
+            y[i0, i0_1] = x[i0, i0_1] * 2
+    for i0_1 in range(4):
+        y[i0_1, 0] += 1
+
+
+def test_loop_variables_ending_in_a_number_keep_their_names():
+    # regression: xDSL drops a "_<digits>" ending from an SSA name hint, and the loops of
+    # i0_1 answered to nothing (a directive for "i0_1" was refused) or, where a loop i0
+    # existed, to "i0"
+    m = vichls.customize(numbered_names).unroll("i0_1").module()
+    assert _uppers(m) == [4]  # both loops of i0_1 unrolled, the loop of i0 left
+    assert_cpu_agrees(numbered_names, m)
+    m = vichls.customize(numbered_names).unroll("i0").module()
+    assert _uppers(m) == [5, 5, 5, 5, 4]  # four copies of the inner loop, the other whole

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 from typing import Optional
 
 from vichls.errors import KernelError
@@ -47,6 +48,9 @@ from vichls.types import (
     ufixed,
     uint_,
 )
+
+#: a name whose ending xDSL takes for its own numbering of SSA names (and drops)
+_NUMBERED = re.compile(r".*_[0-9]+")
 from vichls.types import stream as _stream_types
 
 _BINOPS = {
@@ -178,10 +182,17 @@ class Checker:
 
     # -- symbols ----------------------------------------------------------------------------
     def new_uid(self, name: str) -> str:
+        """A name for the symbol unique in the kernel, that the IR keeps as its SSA name
+        hint: xDSL drops a ``_<digits>`` ending from a name hint (its own numbering), so
+        such a name (``i0_1``, or a repeated ``i`` numbered ``i_2``) ends in ``_``."""
         uid, n = name, 1
         while uid in self.uids or uid.startswith("_v"):
             n += 1
             uid = f"{name}_{n}"
+        if _NUMBERED.fullmatch(uid):
+            uid += "_"
+            while uid in self.uids:
+                uid += "_"
         self.uids.add(uid)
         return uid
 

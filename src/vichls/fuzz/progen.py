@@ -211,7 +211,9 @@ class _Generator:
             self.extra_names += 1
             return f"{prefix}x{self.extra_names}"
         self.counter += 1
-        return f"{prefix}{self.counter}"
+        # every third name ends in "_<digits>", which xDSL takes for its own numbering of
+        # SSA names (loops so named once answered to no directive)
+        return f"{prefix}_{self.counter}" if self.counter % 3 == 0 else f"{prefix}{self.counter}"
 
     def literal(self, t: ScalarType, positive: bool = False) -> str:
         # t.min is left out: its magnitude does not fit t, so its spelling would not either

@@ -772,6 +772,118 @@ class _Gen:
         self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
                                 "parallelism": 1})
 
+    def layer_concat(self, lay: Layer) -> None:
+        """The inputs side by side along the axis: in memory, each input copied into its
+        slice of the output; on streams (C order), for each index of the axes before the
+        concatenation axis, each input's block of elements in turn."""
+        axis = lay.attrs["axis"]
+        shapes = [self.m.tensors[x].shape for x in lay.inputs]
+        tys = [self.elem_type(x) for x in lay.inputs]
+        t = tys[0]
+        if any(ty != t for ty in tys):
+            t = self.prec_of(lay)
+        out_shape = self.m.tensors[lay.output].shape
+        name = _ident(lay.node, self.taken)
+        ins = self.in_vars(lay)
+        y = self.out_var(lay, t, out_shape)
+        loops = []
+        if self.io == "stream":
+            outer = int(np.prod(out_shape[:axis]))
+            params = [f"x{k}: stream[{spell(ty)}]" for k, ty in enumerate(tys)]
+            lines = [f"    for o in range({outer}):"]
+            for k, sh in enumerate(shapes):
+                block = int(np.prod(sh[axis:]))
+                lines += [f"        for e{k} in range({block}):", f"            y.put(x{k}.get())"]
+                loops.append(f"e{k}")
+            params.append(f"y: stream[{spell(t)}]")
+        else:
+            params = [f"x{k}: {self.arr(ty, sh)}" for k, (ty, sh) in enumerate(zip(tys, shapes))]
+            params.append(f"y: {self.arr(t, out_shape)}")
+            lines, offset = [], 0
+            for k, sh in enumerate(shapes):
+                idx = [f"k{k}d{d}" for d in range(len(sh))]  # (no "_": flattened names join by it)
+                lines += [f"{'    ' * (d + 1)}for {v} in range({n}):"
+                          for d, (v, n) in enumerate(zip(idx, sh))]
+                at = [f"{v} + {offset}" if d == axis and offset else v for d, v in enumerate(idx)]
+                lines.append(f"{'    ' * (len(sh) + 1)}y[{', '.join(at)}] = "
+                             f"x{k}[{', '.join(idx)}]")
+                offset += sh[axis]
+                loops.append(idx[-1])
+            for a in ins + [y]:
+                self.rolled(a)
+        self.kernels.append(f"@kernel\ndef {name}({', '.join(params)}):\n" + "\n".join(lines)
+                            + "\n\n")
+        self.calls.append(f"{name}({', '.join(ins + [y])})")
+        directives = "".join(f".pipeline({v!r})" for v in loops)
+        self.compose.append(f"schedule.compose(vichls.customize({name}){directives})")
+        self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
+                                "parallelism": 1})
+
+    #: the exponential's table: exp(-k / EXP_SCALE) for k below EXP_ENTRIES (a range of 16)
+    EXP_ENTRIES, EXP_SCALE = 1024, 64
+    #: the reciprocal's table at most this long
+    RECIP_ENTRIES = 1024
+
+    def layer_softmax(self, lay: Layer) -> None:
+        """``y_i = e_i / sum(e)`` with ``e_i = exp(x_i - max(x))``, as hls4ml computes it in
+        fixed point: the exponential from a table indexed by ``(max - x_i) * 64`` (1,024
+        entries, ``ufixed(18, 1)``: arguments below -16 read the last, about 1e-7), the sum
+        of N of them in [1, N], its reciprocal from a table indexed by ``(sum - 1) * 2^F``
+        (the largest F that keeps it within 1,024 entries; each entry the reciprocal at
+        the middle of its step), and one product per output."""
+        x = lay.inputs[0]
+        tx, t = self.elem_type(x), self.prec_of(lay)
+        if isinstance(tx, FloatType) or isinstance(t, FloatType):
+            raise OnnxError(f"node '{lay.node}' ({lay.op_type}): a Softmax in float32 is not "
+                            "supported (vichls kernels have no exponential); give it a "
+                            "fixed-point precision, or end the graph with the logits or an "
+                            "ArgMax, which Softmax does not change")
+        n = self.m.tensors[x].shape[0]
+        name = _ident(lay.node, self.taken)
+        xin = self.in_vars(lay)[0]
+        y = self.out_var(lay, t, (n,))
+        g = max(1, math.ceil(math.log2(n)))
+        table_t, sum_t = ufixed(18, 1), f"ufixed({18 + g}, {1 + g})"
+        exp_tab = self.const(f"{name}_exp", np.exp(-np.arange(self.EXP_ENTRIES)
+                                                   / self.EXP_SCALE), table_t)
+        frac = max(0, int(math.floor(math.log2((self.RECIP_ENTRIES - 1) / max(1, n - 1)))))
+        steps = (n - 1) * (1 << frac) + 1
+        recip = self.const(f"{name}_recip", 1.0 / (1.0 + (np.arange(steps) + 0.5)
+                                                   / (1 << frac)), table_t)
+        diff_t = f"ufixed({tx.width + 1}, {tx.int_bits + 1})"
+        xa = "x"
+        if self.io == "stream":   # the maximum first: the vector is read into a buffer
+            xa = _ident(f"{name}_in", self.taken)
+            self.shapes[xa] = (n,)
+            head = (f"    {xa}: {self.arr(tx, (n,))} = 0.0\n    for j in range({n}):\n"
+                    f"        {xa}[j] = x.get()\n")
+            params = f"x: stream[{spell(tx)}], y: stream[{spell(t)}]"
+            store = "y.put(e[i] * inv)"
+        else:
+            head = ""
+            params = f"x: {self.arr(tx, (n,))}, y: {self.arr(t, (n,))}"
+            store = "y[i] = e[i] * inv"
+        body = (f"    m: {spell(tx)} = {xa}[0]\n    for k in range(1, {n}):\n"
+                f"        m = max(m, {xa}[k])\n"
+                f"    e: {self.arr(table_t, (n,))} = 0.0\n    s: {sum_t} = 0.0\n"
+                f"    for h in range({n}):\n        d: {diff_t} = m - {xa}[h]\n"
+                f"        a: int32 = int32(d * {float(self.EXP_SCALE)})\n"
+                f"        v: {spell(table_t)} = {exp_tab}[min(a, {self.EXP_ENTRIES - 1})]\n"
+                f"        e[h] = v\n        s += v\n"
+                f"    r: int32 = int32((s - 1.0) * {float(1 << frac)})\n"
+                f"    inv: {spell(table_t)} = {recip}[min(r, {steps - 1})]\n"
+                f"    for i in range({n}):\n        {store}\n")
+        self.kernels.append(f"@kernel\ndef {name}({params}):\n{head}{body}\n")
+        self.calls.append(f"{name}({xin}, {y})")
+        loops = (["j"] if self.io == "stream" else []) + ["k", "h", "i"]
+        directives = "".join(f".pipeline({v!r})" for v in loops)
+        self.compose.append(f"schedule.compose(vichls.customize({name}){directives})")
+        if self.io == "memory":
+            self.rolled(xin)
+            self.rolled(y)
+        self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
+                                "parallelism": 1})
+
     def layer_argmax(self, lay: Layer) -> None:
         x = lay.inputs[0]
         ty = self.elem_type(x)

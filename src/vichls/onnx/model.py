@@ -12,6 +12,9 @@ tensor's shape (``onnx.shape_inference``, strict), and walks the graph's nodes i
   tensor and a constant) that could not be fused;
 - ``copy``: ``Flatten``/``Reshape`` between shapes of different ranks (one of them flat);
   between flat shapes, and ``Identity``/``Dropout``, the tensor is only renamed;
+- ``softmax``: ``Softmax`` over the last axis of a vector (tables for the exponential and
+  the reciprocal, in fixed point);
+- ``concat``: ``Concat`` of activations along any axis but the batch's;
 - ``argmax``: ``ArgMax`` over the last axis of a flat tensor, the graph's last node;
 - ``conv``: ``Conv`` (2-D; grouped and depthwise too), with a following per-channel ``Add``, ``Relu``/``Clip``
   folded in as for dense layers; ``BatchNormalization`` after a dense or conv layer is folded
@@ -112,6 +115,7 @@ def read_model(path_or_model) -> Model:
     except Exception as e:
         raise OnnxError(f"the model's shapes cannot be inferred: {e}", source) from None
     g = inferred.graph
+    opset = next((o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")), 13)
 
     consts: dict[str, np.ndarray] = {i.name: numpy_helper.to_array(i) for i in g.initializer}
     tensors: dict[str, Tensor] = {}
@@ -325,8 +329,14 @@ def read_model(path_or_model) -> Model:
                 fail(n, k, "ArgMax is supported as the graph's last node only")
             lay = Layer("argmax", label, op, [x], out)
         elif op == "Softmax":
-            fail(n, k, "Softmax is not supported yet (it needs exponentials); end the graph "
-                       "with the logits or an ArgMax, which Softmax does not change")
+            x = activation_input(n, k, n.input[0])
+            onnx_rank = len(tensors[x].onnx_shape)
+            axis = a.get("axis", -1 if opset >= 13 else 1)
+            axis = axis + onnx_rank if axis < 0 else axis
+            if len(tensors[x].shape) != 1 or axis != onnx_rank - 1:
+                fail(n, k, "only a Softmax over the last axis of a vector (batch 1) is "
+                           "supported")
+            lay = Layer("softmax", label, op, [x], out)
         elif op == "BatchNormalization":
             x = activation_input(n, k, n.input[0])
             dense = fusable(x)
@@ -392,7 +402,20 @@ def read_model(path_or_model) -> Model:
             lay = Layer("pool", label, op, [x], out,
                         attrs={"kernel": (h, w_), "strides": (1, 1), "kind": "avg"})
         elif op == "Concat":
-            fail(n, k, "not supported yet in this version")
+            xs = [activation_input(n, k, name) for name in n.input]
+            shapes = [tensors[x].shape for x in xs]
+            onnx_rank = len(tensors[xs[0]].onnx_shape)
+            axis = a.get("axis", 0)
+            axis = axis + onnx_rank if axis < 0 else axis
+            at = axis - (onnx_rank - len(shapes[0]))  # (the batch dimension dropped)
+            if at < 0:
+                fail(n, k, "a concatenation along the batch axis is not supported (one "
+                           "sample per call)")
+            if len({len(sh) for sh in shapes}) != 1 or any(
+                    sh[:at] + sh[at + 1:] != shapes[0][:at] + shapes[0][at + 1:] for sh in shapes):
+                fail(n, k, f"the inputs' shapes {[tensors[x].onnx_shape for x in xs]} differ "
+                           f"on an axis other than {axis}")
+            lay = Layer("concat", label, op, xs, out, attrs={"axis": at})
         else:
             fail(n, k, "this operator is not supported")
         if len([o for o in n.output if o]) != 1:
