@@ -21,16 +21,29 @@ above L1), the loop::
 (each guard left out where it always holds). The shift ``d`` is the least that keeps every
 pair of accesses to one array (one of them a store) in its original order: body1's
 iteration n1 ran before body2's n2, and stays before it iff ``n1 <= n2 + d`` (in the same
-fused iteration body1 comes first). Indices are the linear forms of
-analysis/dependence.py in each loop's iteration count: where a dimension's forms have the
-same coefficient and invariants, the pair meets only at one ``n1 - n2``; otherwise (a
-loaded index, different coefficients, a scalar) it may meet at any iterations and binds
-``d >= T1 - 1``. The fusion is made only when ``d < T1`` (the loops overlap) and the
-fused body would not need a larger II for its memory ports than the slower loop alone:
-per array, the accesses of both bodies over two ports (dual-port memories) at most what
-either loop needs alone, or the II asked; and when not both bodies multiply variables (one
-set of multipliers serves loops that run one after the other, transforms/fpga/
-bind_multipliers.py; fused, both sets would be needed at once: more DSPs for the cycles).
+fused iteration body1 comes first), so ``d`` is the largest ``n1 - n2`` at which such a
+pair meets: ``iteration_gap`` of analysis/dependence.py, which reads the linear forms of
+the indices in each loop's iteration count, a flattened nest's row and column (``t // M``,
+``t % M``) included: ``B[i][j]`` written by a flattened nest read as ``B[i + 1][j]`` by the
+next one meets it one row, M iterations, later; rows of two lengths meet at a range of
+gaps, whose largest binds. A pair the analysis cannot place (a loaded index, different
+coefficients, a scalar) may meet at any iterations: the loops stay apart.
+
+Where L2 divides its variable (a flattened nest: its row ``t // M`` and column ``t % M``),
+``d`` is rounded up until L2's variable is the fused one moved by whole rows: its
+quotients become the fused variable's plus a constant and its remainders the fused
+variable's, so that one set of counters serves both bodies (transforms/fpga/
+step_divided_ivs.py) and the dependence analysis reads the fused body's indices exactly
+(where it could not, the modulo schedule would see a recurrence of every distance).
+
+The fusion is made only when ``d < T1`` (the loops overlap), when the fused loop at the II
+its memory ports allow (per array, the accesses of both bodies over two ports, dual-port
+memories; at least the II asked) takes fewer cycles than the two loops one after the
+other, or needs no larger an II than the slower of them (jacobi-2d's sweeps, five reads of
+one array each: II 3 alone, and II 3 fused, the reads of A and of B side by side), and
+when not both bodies multiply variables (one set of multipliers serves loops that run one
+after the other, transforms/fpga/bind_multipliers.py; fused, both sets would be needed at
+once: more DSPs for the cycles).
 
 The fused loop keeps L1's attributes and names and records both loops and the shift in
 ``vichls.fused`` (the report shows it). Chains fuse pairwise, left to right.
