@@ -147,18 +147,24 @@ def _divisions(iv) -> list[tuple[Operation, str, int]]:
     return out
 
 
-def _aligned_shift(d: int, l2: scf.ForOp, b1: ConstantBounds, b2: ConstantBounds) -> int:
+def _aligned_shift(d: int, l2: scf.ForOp, b1: ConstantBounds, b2: ConstantBounds) -> int | None:
     """The least shift from ``d`` up that moves L2's variable by a multiple of every
     divisor it is divided by (a flattened nest's row length), so that its quotients and
     remainders are those of the fused loop's variable plus constants: counters that
-    step-divided-ivs steps, and forms the dependence analysis reads. ``d`` itself when
-    there is none (or no such shift within one period)."""
-    divisors = {m for _, _, m in _divisions(l2.body.block.args[0])}
-    period = math.lcm(*divisors) if divisors else 1
-    for shift in range(d, d + period):
-        if (b2.lower - b1.lower - shift * b1.step) % period == 0:
-            return shift
-    return d
+    step-divided-ivs steps, and forms the dependence analysis reads (which needs the fused
+    variable to count from 0 by 1). ``d`` itself when L2 divides nothing; None when no
+    shift does."""
+    iv = l2.body.block.args[0]
+    if any(isinstance(use.operation, (arith.IndexCastOp, arith.ExtSIOp, arith.ExtUIOp))
+           and _divisions(use.operation.results[0]) for use in iv.uses):
+        return None  # (divided as an integer: not rebased, the fused forms would be lost)
+    divisors = {m for _, _, m in _divisions(iv)}
+    if not divisors:
+        return d
+    if b1.lower != 0 or b1.step != 1:
+        return None
+    period = math.lcm(*divisors)
+    return d + (b2.lower - d) % period  # b2.lower - shift is a multiple of the period
 
 
 def _rebase_divisions(iv2, iv, offset: int) -> None:
@@ -251,6 +257,8 @@ def fuse(l1: scf.ForOp, l2: scf.ForOp, between: list[Operation]) -> bool:
     if d is None:
         return False
     d = _aligned_shift(d, l2, b1, b2)
+    if d is None:
+        return False
     trips = max(b1.trip_count, b2.trip_count + d)
     if d >= b1.trip_count or not _profitable(l1, l2, ii, b1.trip_count, b2.trip_count, trips):
         return False
