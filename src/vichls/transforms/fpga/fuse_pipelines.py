@@ -34,7 +34,10 @@ Where L2 divides its variable (a flattened nest: its row ``t // M`` and column `
 quotients become the fused variable's plus a constant and its remainders the fused
 variable's, so that one set of counters serves both bodies (transforms/fpga/
 step_divided_ivs.py) and the dependence analysis reads the fused body's indices exactly
-(where it could not, the modulo schedule would see a recurrence of every distance).
+(where it could not, the modulo schedule would see a recurrence of every distance). That
+needs the fused variable to count from 0 by 1 and L2 to divide its variable as an index:
+otherwise the pair stays apart. Nests whose inner loops are pipelined without flattening
+(two pipelines inside two outer loops) are not fused: only loops in one block are.
 
 The fusion is made only when ``d < T1`` (the loops overlap), when the fused loop at the II
 its memory ports allow (per array, the accesses of both bodies over two ports, dual-port
