@@ -14,7 +14,11 @@ defined outside the loop (loop invariants: outer induction variables, parameters
 ``coeff``/``const`` are integers. It is built from the induction variable, constants,
 invariants, ``addi``/``subi``, ``muli`` by a constant, sign-preserving casts and divisions
 by a constant that divide every coefficient exactly (``i // F`` of an ``i`` stepping by F,
-as partitioning makes). Anything else (a loaded value, another division, a select) makes
+as partitioning makes). ``t // N`` and ``t % N`` of the iteration count itself (a
+flattened nest's outer and inner variables) are terms of their own, keyed ``(QUOTIENT,
+N)`` and ``(PERIOD, N)``; ``iteration_gap`` (at the end) solves the accesses that use them,
+within one loop or between two consecutive loops (transforms/fpga/fuse_pipelines.py).
+Anything else (a loaded value, another division, a select) makes
 the index data-dependent.
 
 For two accesses ``a`` and ``b`` of one memref, ``distance(a, b)`` answers for ``a`` in
@@ -24,7 +28,8 @@ iteration ``n`` and ``b`` in iteration ``n + d``:
   the only distance is not an integer, or is beyond the trip count);
 - an ``int`` d (possibly 0 or negative): they touch the same element only at that distance
   (or, for accesses under a flattened nest's first- or last-iteration guard, at distances
-  from 0 up, of which 0 is the one that constrains a schedule);
+  from 0 up, of which 0 is the one that constrains a schedule; likewise, where the
+  distances form a range on one side of 0, its end nearest 0);
 - ``ANY``: possibly at every distance (identical invariant indices, data-dependent
   indices, or different coefficients, which this analysis does not solve).
 - ``Every(p)``: possibly at every multiple of ``p`` (0 included): both accesses run only in
@@ -56,6 +61,9 @@ from vichls.analysis.loop_utils import function_entry
 ANY = "any"
 #: The key of ``t % N`` in a linear form (a value that repeats every N iterations).
 PERIOD = "period"
+#: The key of ``t // N`` in a linear form (a flattened nest's outer variable: it steps every
+#: N iterations).
+QUOTIENT = "quotient"
 
 
 @dataclass(frozen=True)
@@ -140,12 +148,11 @@ class _Analysis:
             # remainders and magic quotients (plain quotient ops: the rule further down)
             kind, dividend, divisor = division
             form = self.linear(dividend)
-            if kind == "remainder" and form is not None and \
+            if form is not None and divisor > 1 and \
                     {key: c for key, c in form.items() if c} == {"n": 1}:
-                # t % N of the iteration count: a value that repeats every N iterations
-                atom = (PERIOD, divisor)
-                self.order.setdefault(atom, len(self.order))
-                return {atom: 1}
+                # t % N of the iteration count (a value that repeats every N iterations),
+                # or t // N (one that steps every N)
+                return self._atom(PERIOD if kind == "remainder" else QUOTIENT, divisor)
             if form is None or any(c % divisor for key, c in form.items() if key != "k"):
                 return None
             if kind == "remainder":
@@ -167,6 +174,8 @@ class _Analysis:
             divisor = k.value.value.data
             if isinstance(owner, (arith.ShRUIOp, arith.ShRSIOp)):
                 divisor = 1 << divisor if 0 <= divisor < 63 else 0
+            if divisor > 1 and {key: c for key, c in form.items() if c} == {"n": 1}:
+                return self._atom(QUOTIENT, divisor)  # t // N of the iteration count
             if divisor <= 0 or any(c % divisor for key, c in form.items() if key != "k"):
                 return None
             if isinstance(owner, (arith.DivUIOp, arith.ShRUIOp)) and form.get("k", 0) < 0:
@@ -177,6 +186,11 @@ class _Analysis:
             # floor((d X + c) / d) = X + floor(c / d) for an integer X
             return {key: c // divisor for key, c in form.items()}
         return None
+
+    def _atom(self, kind: str, divisor: int) -> dict:
+        atom = (kind, divisor)
+        self.order.setdefault(atom, len(self.order))
+        return {atom: 1}
 
     def index(self, value: SSAValue) -> LinearIndex | None:
         form = self.linear(value)
@@ -214,6 +228,12 @@ def _division(value: SSAValue) -> tuple[str, SSAValue, int] | None:
 def _periods(index: "LinearIndex") -> list[int]:
     return [key[1] for (_, key), c in index.symbols
             if isinstance(key, tuple) and key[0] == PERIOD and c]
+
+
+def _steps(index: "LinearIndex") -> bool:
+    """Whether the form has a ``t // N`` term (not invariant, not linear in ``t``)."""
+    return any(isinstance(key, tuple) and key[0] == QUOTIENT and c
+               for (_, key), c in index.symbols)
 
 
 def _counter_value(value: SSAValue) -> bool:
@@ -359,6 +379,16 @@ class LoopDependences:
             if guarded is not None:
                 return guarded
         found = self._linear_distance(a, b)
+        if found is ANY:  # a flattened nest's t // M and t % M, or a pinned dimension
+            gap = iteration_gap(self, a, self, b)
+            if gap is None:
+                return None
+            if gap is not ANY:
+                low, high = gap
+                if low is not None and low >= 0:
+                    return low  # (the least distance binds a schedule)
+                if high is not None and high < 0:
+                    return high
         if found is ANY:
             ra, rb = self._residue(a), self._residue(b)
             if ra is not None and ra == rb:
@@ -376,14 +406,15 @@ class LoopDependences:
         if any(x is None or x != y for x, y in zip(forms_a, forms_b)):
             return None
         periods = [p[0] for p in map(_periods, forms_a) if len(p) == 1]
-        if not periods or any(form.coeff for form in forms_a):
+        if not periods or any(form.coeff or _steps(form) for form in forms_a):
             return None
         return math.lcm(*periods)
 
     def _linear_distance(self, a: Operation, b: Operation):
         found = ANY
         for ia, ib in zip(self.indices(a), self.indices(b), strict=True):
-            if ia is None or ib is None or ia.symbols != ib.symbols or _periods(ia):
+            if ia is None or ib is None or ia.symbols != ib.symbols or _periods(ia) or \
+                    _steps(ia):
                 continue  # this dimension may match at any distance
             if ia.coeff != ib.coeff:
                 continue  # not solved here: assume it may match at any distance
@@ -401,3 +432,148 @@ class LoopDependences:
                 return None
             found = d
         return found
+
+
+# -- where two accesses meet, in iterations: flattened nests and pairs of loops -------------
+#
+# An access of a loop counted by ``t`` (``0 <= t < T``, the variable itself: lower bound 0,
+# step 1) whose indices use ``t // M`` and ``t % M`` (a flattened nest: its outer and inner
+# variables) is seen over ``q = t // M`` and ``r = t % M``, ``t = M q + r``, with
+# ``0 <= q <= ceil(T / M) - 1`` and ``0 <= r <= M - 1``; an access without them over ``q =
+# 0`` and ``r = t``. Each dimension of two accesses to one array equates an index of one
+# with an index of the other: ``c x + k = c y + k'`` (``x`` one of the first access's
+# variables, ``y`` of the second's, or a constant side) links ``x = y + (k' - k) / c`` or
+# pins a variable to a value, and a contradiction (a fraction, a pin out of range, two
+# links that disagree) means the accesses never meet. The linked variables form classes
+# (``v = root + offset``); the iteration difference ``t_b - t_a`` is linear in the roots,
+# and each root ranges over the intersection of its members' ranges, so its extremes are
+# at the ends of those ranges. Dimensions the links cannot express (a data-dependent index,
+# different invariants or coefficients, both variables on one side) make the answer ANY.
+
+
+def _decompose(deps: "LoopDependences", access: Operation):
+    """(M or None, [(cq, cr, const, invariants) per dimension]) of one access, or None
+    when a dimension is data-dependent or mixes divisors."""
+    divisor, dims = None, []
+    for form in deps.indices(access):
+        if form is None:
+            return None
+        atoms, invariants = {}, {}
+        for (_, key), c in form.symbols:
+            if isinstance(key, tuple):
+                atoms[key] = c
+            else:
+                invariants[key] = c
+        for kind, n in atoms:
+            if divisor is None:
+                divisor = n
+            elif n != divisor:
+                return None
+        dims.append((form, atoms, frozenset(invariants.items())))
+    out = []
+    for form, atoms, invariants in dims:
+        m = divisor or 0
+        cq = atoms.get((QUOTIENT, m), 0) + form.coeff * m
+        cr = atoms.get((PERIOD, m), 0) + form.coeff
+        out.append((cq, cr, form.const, invariants))
+    return divisor, out
+
+
+def _ranges(deps: "LoopDependences", divisor: int | None):
+    """The (low, high) ranges of ``q`` and ``r`` (high None: unbounded)."""
+    trips = deps.trip_count
+    if divisor is None:
+        return (0, 0), (0, None if trips is None else trips - 1)
+    return (0, None if trips is None else max(0, -(-trips // divisor) - 1)), (0, divisor - 1)
+
+
+class _Links:
+    """Variables equal to a root plus an offset, or pinned to a value (see above)."""
+
+    def __init__(self, count: int):
+        self.parent = list(range(count))
+        self.offset = [0] * count
+        self.pin: dict[int, int] = {}
+
+    def find(self, x: int) -> tuple[int, int]:
+        off = 0
+        while self.parent[x] != x:
+            off += self.offset[x]
+            x = self.parent[x]
+        return x, off
+
+    def link(self, x: int, y: int, k: int) -> bool:
+        """x = y + k; False on a contradiction."""
+        (rx, ox), (ry, oy) = self.find(x), self.find(y)
+        k = oy + k - ox  # rx = ry + k
+        if rx == ry:
+            return k == 0
+        self.parent[rx], self.offset[rx] = ry, k
+        if rx in self.pin:
+            value = self.pin.pop(rx) - k
+            if self.pin.setdefault(ry, value) != value:
+                return False
+        return True
+
+    def fix(self, x: int, value: int) -> bool:
+        r, o = self.find(x)
+        return self.pin.setdefault(r, value - o) == value - o
+
+
+def iteration_gap(deps_a: "LoopDependences", a: Operation, deps_b: "LoopDependences",
+                  b: Operation):
+    """The range ``(low, high)`` of ``t_b - t_a`` over the iterations ``t_a`` of ``a``'s
+    loop and ``t_b`` of ``b``'s (the same loop or two) in which the two accesses touch one
+    element (an end None: unbounded, the loop's trip count unknown); None when they never
+    do; ANY when the indices are beyond this analysis. A superset of the true meetings:
+    the ends are bounds, not necessarily reached."""
+    if not a.indices or len(a.indices) != len(b.indices):
+        return ANY
+    da, db = _decompose(deps_a, a), _decompose(deps_b, b)
+    if da is None or db is None:
+        return ANY
+    (ma, dims_a), (mb, dims_b) = da, db
+    # variables 0, 1: q and r of a; 2, 3: those of b
+    links = _Links(4)
+    for (qa, ra, ka, ia), (qb, rb, kb, ib) in zip(dims_a, dims_b):
+        if ia != ib:
+            return ANY
+        terms = [(v, c) for v, c in ((0, qa), (1, ra), (2, -qb), (3, -rb)) if c]
+        gap = kb - ka  # sum of terms == gap
+        if not terms:
+            if gap:
+                return None
+        elif len(terms) == 1:
+            (v, c), = terms
+            if gap % c or not links.fix(v, gap // c):
+                return None
+        elif len(terms) == 2 and terms[0][0] < 2 <= terms[1][0] and \
+                terms[0][1] == -terms[1][1]:
+            (x, c), (y, _) = terms  # c x - c y = gap
+            if gap % c or not links.link(x, y, gap // c):
+                return None
+        else:
+            return ANY
+    ranges = [*_ranges(deps_a, ma), *_ranges(deps_b, mb)]
+    weights = [-(ma or 0), -1, mb or 0, 1]
+    roots: dict[int, list] = {}
+    for v in range(4):
+        root, off = links.find(v)  # v = root + off
+        low, high = ranges[v]
+        high = math.inf if high is None else high
+        entry = roots.setdefault(root, [0, 0, -math.inf, math.inf])  # weight, constant, range
+        entry[0] += weights[v]
+        entry[1] += weights[v] * off
+        entry[2], entry[3] = max(entry[2], low - off), min(entry[3], high - off)
+    least = most = 0
+    for root, (weight, constant, low, high) in roots.items():
+        if root in links.pin:
+            if not low <= links.pin[root] <= high:
+                return None
+            low = high = links.pin[root]
+        elif high < low:
+            return None
+        ends = sorted((weight * low, weight * high)) if weight else (0, 0)
+        least, most = least + constant + ends[0], most + constant + ends[1]
+    return (None if least == -math.inf else int(least),
+            None if most == math.inf else int(most))

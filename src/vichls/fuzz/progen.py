@@ -45,7 +45,9 @@ the nest writes, no conditional expression, so any order gives the same result, 
 the order of the loops no index uses); partition stays within the array's shape (a second
 dimension of an array may get a partition of its own, which composes), complete
 partitioning on local arrays only. With directives the program text itself differs from
-the one of the same seed without (the nests for reorder and flatten are drawn too).
+the one of the same seed without (the nests for reorder and flatten are drawn too, and
+with pipeline, now and then, two 1-d sweeps or two 2-d nests in a row whose loops the
+schedule pipelines: what fuse-pipelines fuses, or keeps apart).
 
 It lives in the package (not only in tests/) so that ``vichls fuzz`` can use it; tests/progen.py
 re-exports it for the test suite.
@@ -191,6 +193,9 @@ class _Generator:
         # two sweeps in a row that a pipeline of each may fuse (fpga/fuse_pipelines.py)
         self.sweep_rng = random.Random(f"sweeps-{seed}")
         self.sweeps: tuple[str, str, int] | None = None  # their loops and the II to ask
+        # two 2-d nests in a row whose inner loops a pipeline flattens (fused a row behind)
+        self.nest_rng = random.Random(f"nests-{seed}")
+        self.nests: tuple[str, str, int] | None = None  # their inner loops, the II to ask
         self.uses_float = False
         self.const_tables: dict[str, ArrayType] = {}  # module-level vichls.const tables
         self.consts_read: set[str] = set()  # the tables the top reads
@@ -728,6 +733,69 @@ class _Generator:
             self.sweeps = (names[0], names[1], rng.choice([1, 1, 2]))
         return lines
 
+    def sweep_nests(self, s: _Scope) -> list[str]:
+        """Now and then, when the schedule may pipeline: two nests in a row over 2-d
+        arrays, each storing at ``[i + c][j + c']`` what it reads at other such offsets (of
+        the same or another array) and its loop variables, whose inner loops the schedule
+        pipelines at one II (each flattens with its outer loop): fused with a shift of
+        whole rows when the dependences allow, kept apart otherwise. From a stream of its
+        own."""
+        rng = self.nest_rng
+        twos = sorted(n for n, t in s.arrays.items() if len(t.shape) == 2 and min(t.shape) >= 2)
+        if "pipeline" not in self.directives or not twos or rng.random() >= 0.3:
+            return []
+        lines: list[str] = []
+        inner = []
+        # mostly a producer and its consumer (x -> y, then y -> x; y a new local array of
+        # x's shape where the top has one 2-d array): jacobi-2d's pattern, which fusion is
+        # for; else any arrays, the same one included (in place: kept apart, or not
+        # flattened)
+        chained = rng.random() < 0.8
+        if chained and len(twos) >= 2 and rng.random() < 0.5:
+            first = rng.sample(twos, 2)
+        elif chained:
+            self.extra_names += 1
+            src, local = rng.choice(twos), f"nt{self.extra_names}"
+            rows, cols = s.arrays[src].shape
+            lines.append(f"    {local}: int32[{rows}, {cols}] = 0")
+            shapes = {**s.arrays, local: s.arrays[src]}
+            first = [src, local]
+        shapes = shapes if chained and first[1].startswith("nt") else s.arrays
+        for k in range(2):
+            if chained:
+                src, dst = first if k == 0 else first[::-1]
+            else:
+                dst, src = rng.choice(twos), rng.choice(twos)
+            bounds = []
+            offsets = [(rng.randint(-1, 1), rng.randint(-1, 1)) for _ in range(2)]  # dst, src
+            for d in range(2):
+                n = min(shapes[dst].shape[d], shapes[src].shape[d])
+                c_dst, c_src = offsets[0][d], offsets[1][d]
+                lo = max(0, -c_dst, -c_src) + rng.randint(0, 1)
+                hi = min(n - max(0, c_dst, c_src), lo + rng.randint(2, n))
+                bounds.append((lo, hi))
+            if any(hi <= lo for lo, hi in bounds):
+                continue
+            self.extra_names += 1
+            vi, vj = f"nr{self.extra_names}", f"nc{self.extra_names}"
+            inner.append(vj)
+
+            def at(v, c):
+                return v if c == 0 else f"{v} {'+' if c > 0 else '-'} {abs(c)}"
+
+            read = f"{src}[{at(vi, offsets[1][0])}][{at(vj, offsets[1][1])}]"
+            value = f"{read} * {rng.randint(-3, 3)} + {vi} - {vj}"
+            if rng.random() < 0.5:  # a second read of the source, a row or column away
+                ci, cj = rng.choice([(offsets[1][0], 0), (0, offsets[1][1])])
+                value += f" + {src}[{at(vi, ci)}][{at(vj, cj)}]"
+            (li, hi_), (lj, hj) = bounds
+            lines += [f"    for {vi} in range({li}, {hi_}):",
+                      f"        for {vj} in range({lj}, {hj}):",
+                      f"            {dst}[{at(vi, offsets[0][0])}][{at(vj, offsets[0][1])}] = {value}"]
+        if len(inner) == 2:
+            self.nests = (inner[0], inner[1], rng.choice([1, 1, 2]))
+        return lines
+
     def fixed_extras(self, s: _Scope) -> list[str]:
         """Now and then (always when the top takes a fixed-point array): fixed-point locals
         computed from the integers, the fixed array and literals, stores to the fixed array
@@ -1018,7 +1086,8 @@ class _Generator:
         if ret is not None:  # the top kernel
             head, tail = self.extras(s)
             lines[2:2] = head
-            body += tail + self.fixed_extras(s) + self.float_extras(s) + self.sweep_pair(s)
+            body += tail + self.fixed_extras(s) + self.float_extras(s) + self.sweep_pair(s) \
+                + self.sweep_nests(s)
         lines += body
         if ret is not None:
             lines.append(f"    return {self.expr(s)[0]}")
@@ -1144,6 +1213,9 @@ def build_program(seed: int, directives=None) -> GeneratedProgram:
     calls = _draw_schedule(g, dict(arrays), read) if kinds and g.rng.random() < 0.85 else []
     if g.sweeps is not None and "dataflow()" not in calls:
         a, b, ii = g.sweeps
+        calls += [f"pipeline({a!r}, ii={ii})", f"pipeline({b!r}, ii={ii})"]
+    if g.nests is not None and "dataflow()" not in calls:
+        a, b, ii = g.nests
         calls += [f"pipeline({a!r}, ii={ii})", f"pipeline({b!r}, ii={ii})"]
     if calls:
         header += ["", "", f"s = vichls.customize({TOP})"] + [f"s.{c}" for c in calls]

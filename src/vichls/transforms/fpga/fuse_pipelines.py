@@ -21,16 +21,32 @@ above L1), the loop::
 (each guard left out where it always holds). The shift ``d`` is the least that keeps every
 pair of accesses to one array (one of them a store) in its original order: body1's
 iteration n1 ran before body2's n2, and stays before it iff ``n1 <= n2 + d`` (in the same
-fused iteration body1 comes first). Indices are the linear forms of
-analysis/dependence.py in each loop's iteration count: where a dimension's forms have the
-same coefficient and invariants, the pair meets only at one ``n1 - n2``; otherwise (a
-loaded index, different coefficients, a scalar) it may meet at any iterations and binds
-``d >= T1 - 1``. The fusion is made only when ``d < T1`` (the loops overlap) and the
-fused body would not need a larger II for its memory ports than the slower loop alone:
-per array, the accesses of both bodies over two ports (dual-port memories) at most what
-either loop needs alone, or the II asked; and when not both bodies multiply variables (one
-set of multipliers serves loops that run one after the other, transforms/fpga/
-bind_multipliers.py; fused, both sets would be needed at once: more DSPs for the cycles).
+fused iteration body1 comes first), so ``d`` is the largest ``n1 - n2`` at which such a
+pair meets: ``iteration_gap`` of analysis/dependence.py, which reads the linear forms of
+the indices in each loop's iteration count, a flattened nest's row and column (``t // M``,
+``t % M``) included: ``B[i][j]`` written by a flattened nest read as ``B[i + 1][j]`` by the
+next one meets it one row, M iterations, later; rows of two lengths meet at a range of
+gaps, whose largest binds. A pair the analysis cannot place (a loaded index, different
+coefficients, a scalar) may meet at any iterations: the loops stay apart.
+
+Where L2 divides its variable (a flattened nest: its row ``t // M`` and column ``t % M``),
+``d`` is rounded up until L2's variable is the fused one moved by whole rows: its
+quotients become the fused variable's plus a constant and its remainders the fused
+variable's, so that one set of counters serves both bodies (transforms/fpga/
+step_divided_ivs.py) and the dependence analysis reads the fused body's indices exactly
+(where it could not, the modulo schedule would see a recurrence of every distance). That
+needs the fused variable to count from 0 by 1 and L2 to divide its variable as an index:
+otherwise the pair stays apart. Nests whose inner loops are pipelined without flattening
+(two pipelines inside two outer loops) are not fused: only loops in one block are.
+
+The fusion is made only when ``d < T1`` (the loops overlap), when the fused loop at the II
+its memory ports allow (per array, the accesses of both bodies over two ports, dual-port
+memories; at least the II asked) takes fewer cycles than the two loops one after the
+other, or needs no larger an II than the slower of them (jacobi-2d's sweeps, five reads of
+one array each: II 3 alone, and II 3 fused, the reads of A and of B side by side), and
+when not both bodies multiply variables (one set of multipliers serves loops that run one
+after the other, transforms/fpga/bind_multipliers.py; fused, both sets would be needed at
+once: more DSPs for the cycles).
 
 The fused loop keeps L1's attributes and names and records both loops and the shift in
 ``vichls.fused`` (the report shows it). Chains fuse pairwise, left to right.
@@ -42,6 +58,7 @@ is straight-line code and ``scf.if``), and that distinct memrefs are distinct ar
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -50,7 +67,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, 
 from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 
-from vichls.analysis.dependence import LoopDependences
+from vichls.analysis.dependence import ANY, LoopDependences, iteration_gap
 from vichls.analysis.loop_utils import ConstantBounds, scf_constant_bounds
 from vichls.dialects.attributes import (
     FUSED_ATTR,
@@ -90,66 +107,86 @@ def _accesses(loop: scf.ForOp) -> list[Operation]:
             if isinstance(op, (memref.LoadOp, memref.StoreOp))]
 
 
-def _forms(deps: LoopDependences, access: Operation):
-    """Per dimension (coefficient, constant, {invariant: coefficient}) or None."""
-    out = []
-    for form in deps.indices(access):
-        if form is None:
-            out.append(None)
-            continue
-        symbols = {}
-        for (_, key), c in form.symbols:
-            if isinstance(key, tuple):  # a period of the loop's own count: not comparable
-                symbols = None
-                break
-            symbols[key] = c
-        out.append(None if symbols is None else (form.coeff, form.const, symbols))
-    return out
-
-
-def _meeting(forms1, forms2) -> tuple[str, int | None]:
-    """("never", None), ("at", n1 - n2) or ("any", None) for two accesses' index forms."""
-    distance = None
-    for f1, f2 in zip(forms1, forms2):
-        if f1 is None or f2 is None or f1[2] != f2[2]:
-            return "any", None
-        (c1, k1, _), (c2, k2, _) = f1, f2
-        if c1 == 0 and c2 == 0:
-            if k1 != k2:
-                return "never", None
-            continue
-        if c1 != c2:
-            return "any", None
-        if (k2 - k1) % c1:
-            return "never", None
-        d = (k2 - k1) // c1
-        if distance is not None and d != distance:
-            return "never", None
-        distance = d
-    return ("any", None) if distance is None else ("at", distance)
-
-
 def least_shift(l1: scf.ForOp, l2: scf.ForOp, b1: ConstantBounds, b2: ConstantBounds) -> int | None:
     """The least ``d`` keeping every conflicting pair in order (see the module doc); None
     when a pair may meet at any iterations (the fused loop's schedule would see it as a
     recurrence of every distance, which costs more than the fill it saves)."""
-    deps1, deps2 = LoopDependences(l1), LoopDependences(l2)
+    deps1 = LoopDependences(l1, b1.trip_count)
+    deps2 = LoopDependences(l2, b2.trip_count)
     need = 0
-    a2 = [(op, _forms(deps2, op)) for op in _accesses(l2)]
+    a2 = _accesses(l2)
     for op1 in _accesses(l1):
-        forms1 = _forms(deps1, op1)
-        for op2, forms2 in a2:
+        for op2 in a2:
             if op1.memref is not op2.memref:
                 continue
             if isinstance(op1, memref.LoadOp) and isinstance(op2, memref.LoadOp):
                 continue
-            kind, d = _meeting(forms1, forms2)
-            if kind == "any":
+            gap = iteration_gap(deps1, op1, deps2, op2)  # n2 - n1 where they meet
+            if gap is None:
+                continue
+            if gap is ANY or gap[0] is None:
                 return None
-            # n1 - n2 = d happens only with 0 <= n1 < T1 and 0 <= n2 < T2
-            if kind == "at" and -(b2.trip_count - 1) <= d <= b1.trip_count - 1:
-                need = max(need, d)
+            need = max(need, -gap[0])  # n1 <= n2 + d
     return need
+
+
+def _divisions(iv) -> list[tuple[Operation, str, int]]:
+    """The ops dividing ``iv`` by a constant: (op, "quotient" | "remainder", divisor)."""
+    out = []
+    for use in iv.uses:
+        op = use.operation
+        if use.index != 0 or len(op.operands) != 2 or \
+                not isinstance(op.operands[1].owner, arith.ConstantOp):
+            continue
+        c = op.operands[1].owner.value.value.data
+        if isinstance(op, (arith.DivUIOp, arith.DivSIOp, arith.FloorDivSIOp)) and c > 1:
+            out.append((op, "quotient", c))
+        elif isinstance(op, (arith.RemUIOp, arith.RemSIOp)) and c > 1:
+            out.append((op, "remainder", c))
+        elif isinstance(op, (arith.ShRUIOp, arith.ShRSIOp)) and 0 < c < 63:
+            out.append((op, "quotient", 1 << c))
+        elif isinstance(op, arith.AndIOp) and c > 0 and c & (c + 1) == 0:
+            out.append((op, "remainder", c + 1))
+    return out
+
+
+def _aligned_shift(d: int, l2: scf.ForOp, b1: ConstantBounds, b2: ConstantBounds) -> int | None:
+    """The least shift from ``d`` up that moves L2's variable by a multiple of every
+    divisor it is divided by (a flattened nest's row length), so that its quotients and
+    remainders are those of the fused loop's variable plus constants: counters that
+    step-divided-ivs steps, and forms the dependence analysis reads (which needs the fused
+    variable to count from 0 by 1). ``d`` itself when L2 divides nothing; None when no
+    shift does."""
+    iv = l2.body.block.args[0]
+    if any(isinstance(use.operation, (arith.IndexCastOp, arith.ExtSIOp, arith.ExtUIOp))
+           and _divisions(use.operation.results[0]) for use in iv.uses):
+        return None  # (divided as an integer: not rebased, the fused forms would be lost)
+    divisors = {m for _, _, m in _divisions(iv)}
+    if not divisors:
+        return d
+    if b1.lower != 0 or b1.step != 1:
+        return None
+    period = math.lcm(*divisors)
+    return d + (b2.lower - d) % period  # b2.lower - shift is a multiple of the period
+
+
+def _rebase_divisions(iv2, iv, offset: int) -> None:
+    """Divisions of ``iv2 = iv + offset`` by divisors of ``offset`` become divisions of
+    ``iv``: a quotient plus ``offset / M``, the same remainder (exact where ``iv2 >= 0``,
+    which the guard of L2's body ensures)."""
+    for op, kind, m in _divisions(iv2):
+        if offset % m:
+            continue
+        op.operands[0] = iv
+        if kind == "quotient" and offset:
+            c = arith.ConstantOp(IntegerAttr(offset // m, op.results[0].type))
+            add = arith.AddiOp(op.results[0], c)
+            block = op.parent_block()
+            block.insert_ops_after([c, add], op)
+            for use in list(op.results[0].uses):
+                if use.operation is not add:
+                    use.operation.operands[use.index] = add.result
+            add.result.name_hint, op.results[0].name_hint = op.results[0].name_hint, None
 
 
 def _port_demand(loop: scf.ForOp) -> dict:
@@ -160,11 +197,14 @@ def _port_demand(loop: scf.ForOp) -> dict:
     return counts
 
 
-def _profitable(l1: scf.ForOp, l2: scf.ForOp, ii: int) -> bool:
+def _profitable(l1: scf.ForOp, l2: scf.ForOp, ii: int, t1: int, t2: int, trips: int) -> bool:
+    """Whether the fused loop, at the II its memory ports allow, takes fewer cycles than
+    the two loops one after the other (or no larger an II than the slower of them)."""
     d1, d2 = _port_demand(l1), _port_demand(l2)
-    alone = max([ii] + [-(-c // PORTS) for c in (*d1.values(), *d2.values())])
+    ii1 = max([ii] + [-(-c // PORTS) for c in d1.values()])
+    ii2 = max([ii] + [-(-c // PORTS) for c in d2.values()])
     fused = max([ii] + [-(-(d1.get(m, 0) + d2.get(m, 0)) // PORTS) for m in {*d1, *d2}])
-    return fused <= alone
+    return fused <= max(ii1, ii2) or fused * trips < ii1 * t1 + ii2 * t2
 
 
 def _multiplies(loop: scf.ForOp) -> bool:
@@ -217,13 +257,18 @@ def fuse(l1: scf.ForOp, l2: scf.ForOp, between: list[Operation]) -> bool:
     if _multiplies(l1) and _multiplies(l2):
         return False
     d = least_shift(l1, l2, b1, b2)
-    if d is None or d >= b1.trip_count or not _profitable(l1, l2, ii):
+    if d is None:
+        return False
+    d = _aligned_shift(d, l2, b1, b2)
+    if d is None:
+        return False
+    trips = max(b1.trip_count, b2.trip_count + d)
+    if d >= b1.trip_count or not _profitable(l1, l2, ii, b1.trip_count, b2.trip_count, trips):
         return False
     parent = l1.parent_block()
     for op in between:  # (their operands come from above: nothing is defined in L1)
         op.detach()
         parent.insert_op_before(op, l1)
-    trips = max(b1.trip_count, b2.trip_count + d)
     step = b1.step
     upper = _index(parent, l1, b1.lower + trips * step)
     l1.operands[1] = upper
@@ -240,7 +285,6 @@ def fuse(l1: scf.ForOp, l2: scf.ForOp, between: list[Operation]) -> bool:
         _guard(body, ops1, test.result, terminator)
     # body2 at iv2 = iv + (lb2 - lb1 - d * step), behind d <= n < T2 + d where needed
     body2 = l2.body.block
-    ops2 = [op for op in body2.ops if op is not body2.last_op]
     offset = b2.lower - b1.lower - d * step
     if offset:
         c = _index(body, terminator, offset)
@@ -251,6 +295,13 @@ def fuse(l1: scf.ForOp, l2: scf.ForOp, between: list[Operation]) -> bool:
     else:
         iv2 = iv
     body2.args[0].replace_all_uses_with(iv2)
+    if iv2 is not iv:
+        _rebase_divisions(iv2, iv, offset)
+        if not iv2.uses:  # (its divisions were all it was for)
+            for dead in (iv2.owner, c.owner):
+                dead.detach()
+                dead.erase()
+    ops2 = [op for op in body2.ops if op is not body2.last_op]
     tests = []
     if d > 0:
         low = _index(body, terminator, b1.lower + d * step)
