@@ -114,6 +114,7 @@ class Generated:
     top: str
     params: list[str]               # the top's parameter names (inputs, then outputs)
     layers: list[dict] = field(default_factory=list)  # per layer: name, node, macs, parallelism
+    plans: list[dict] = field(default_factory=list)   # quantized: each requantization's plan
 
 
 class _Gen:

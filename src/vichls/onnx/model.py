@@ -48,7 +48,8 @@ class Tensor:
 
 @dataclass
 class Layer:
-    kind: str                  # dense | elementwise | copy | argmax
+    kind: str                  # dense | conv | pool | elementwise | copy | argmax; quantized
+    #                            models (vichls/onnx/qmodel.py) add quantize | dequantize | qadd
     node: str                  # the ONNX name of the layer's main node (or its op and index)
     op_type: str
     inputs: list[str]          # tensor names (activations only)
@@ -71,6 +72,7 @@ class Model:
     layers: list[Layer]
     onnx_model: object = None
     source: str = "<model>"
+    quant: dict | None = None  # a quantized model: tensor name -> QParams of its integers
 
 
 def _onnx():
