@@ -29,7 +29,7 @@ from vichls.onnx.qcodegen import generate_quantized
 from vichls.onnx.qmodel import is_quantized, read_quantized
 
 __all__ = ["load", "source", "write", "accuracy", "run", "arguments", "OnnxError", "Model", "Generated",
-           "read_model", "DEFAULT_PRECISION"]
+           "read_model", "DEFAULT_PRECISION", "boundary_params", "design_inputs", "model_outputs"]
 
 
 def read_model(path_or_model) -> Model:
@@ -176,8 +176,45 @@ def _logits_model(proto, m: Model):
     return cut
 
 
+def boundary_params(m: Model) -> tuple[list, list]:
+    """A quantized model's boundary: per model input, the ``QParams`` of its QuantizeLinear
+    (None when it has none), and per model output, of its DequantizeLinear."""
+    ins = [next((lay.attrs["q"] for lay in m.layers if lay.kind == "quantize"
+                 and lay.inputs[0] == t.name), None) for t in m.inputs]
+    outs = [next((lay.attrs["q"] for lay in m.layers if lay.kind == "dequantize"
+                  and lay.output == t.name), None) for t in m.outputs]
+    return ins, outs
+
+
+def design_inputs(m: Model, inputs: list, boundary: str | None = None) -> list:
+    """The model's float inputs as the design takes them: quantized (exactly as
+    onnxruntime's QuantizeLinear) for a quantized model's default boundary."""
+    if m.quant is None or boundary == "float":
+        return list(inputs)
+    from vichls.onnx import quant as Q
+
+    params, _ = boundary_params(m)
+    return [x if p is None else Q.quantize_linear(np.asarray(x, np.float32), np.float32(p.scale),
+                                                 np.asarray(p.zp, p.dtype))
+            for x, p in zip(inputs, params)]
+
+
+def model_outputs(m: Model, outputs: list, boundary: str | None = None) -> list:
+    """The design's outputs as the model gives them: dequantized (as onnxruntime's
+    DequantizeLinear) for a quantized model's default boundary."""
+    if m.quant is None or boundary == "float":
+        return list(outputs)
+    from vichls.onnx import quant as Q
+
+    _, params = boundary_params(m)
+    return [y if p is None else Q.dequantize_linear(np.asarray(y).astype(p.dtype),
+                                                   np.float32(p.scale), p.zp)
+            for y, p in zip(outputs, params)]
+
+
 def accuracy(model, inputs, precision=DEFAULT_PRECISION, io: str = "memory", parallelism=None,
-             target: str = "python", dataflow: bool | None = None) -> dict:
+             target: str = "python", dataflow: bool | None = None,
+             boundary: str | None = None) -> dict:
     """Compare the design of ``model`` with onnxruntime's float result on ``inputs`` (an
     array whose first axis runs over samples; a model with one input).
 
@@ -185,7 +222,12 @@ def accuracy(model, inputs, precision=DEFAULT_PRECISION, io: str = "memory", par
     design's argmax (its ArgMax output, or the argmax of its first output) equals
     onnxruntime's, and the largest absolute difference of the first output (of the ArgMax's
     input when the model ends with one). ``target``: "python" (the kernel's call, the golden
-    reference), "cpu" or "sim" (a build of the schedule)."""
+    reference), "cpu" or "sim" (a build of the schedule).
+
+    A quantized model is compared bit for bit: its inputs are quantized and its outputs
+    dequantized as onnxruntime does (with the default boundary), and ``"mismatches"``
+    counts the samples whose outputs differ from onnxruntime's in any bit (0 is the
+    contract)."""
     try:
         import onnxruntime as ort
     except ImportError:
@@ -195,7 +237,8 @@ def accuracy(model, inputs, precision=DEFAULT_PRECISION, io: str = "memory", par
     proto = m.onnx_model
     if len(m.inputs) != 1:
         raise VichlsError("accuracy() takes models of one input")
-    cut = _logits_model(proto, m)
+    quantized = m.quant is not None
+    cut = None if quantized else _logits_model(proto, m)
     data = np.asarray(inputs, np.float64)
     shape = m.inputs[0].onnx_shape
     per = int(np.prod(shape))
@@ -205,7 +248,7 @@ def accuracy(model, inputs, precision=DEFAULT_PRECISION, io: str = "memory", par
     data = data.reshape((-1,) + tuple(shape))
 
     def design(mdl):
-        kern, sched = load(mdl, precision, io, parallelism, dataflow)
+        kern, sched = load(mdl, precision, io, parallelism, dataflow, boundary)
         fn = kern if target == "python" else sched.build(target)
         return fn, kern.signature
 
@@ -219,11 +262,17 @@ def accuracy(model, inputs, precision=DEFAULT_PRECISION, io: str = "memory", par
         cut_m = read_model(cut)
         logits_fn, logits_sig = design(cut_m)
         logits_sess = session(cut)
-    agree, max_err = 0, 0.0
+    agree, max_err, mismatches = 0, 0.0, 0
     for sample in data:
         x32 = sample.astype(np.float32)
         ref = sess.run(None, {in_name: x32})[0]
-        got = run(fn, sig, [sample])[0]
+        if quantized:
+            got = model_outputs(m, run(fn, sig, design_inputs(m, [x32], boundary)),
+                                boundary)[0]
+            g32 = np.asarray(got).reshape(-1).astype(ref.dtype)
+            mismatches += int(g32.tobytes() != ref.reshape(-1).tobytes())
+        else:
+            got = run(fn, sig, [sample])[0]
         if cut is not None:
             ref_logits = logits_sess.run(None, {in_name: x32})[0]
             got_logits = run(logits_fn, logits_sig, [sample])[0]
@@ -234,5 +283,8 @@ def accuracy(model, inputs, precision=DEFAULT_PRECISION, io: str = "memory", par
             agree += int(np.argmax(got.reshape(-1)) == np.argmax(ref.reshape(-1)))
             max_err = max(max_err, float(np.max(np.abs(got.reshape(-1) - ref.reshape(-1)))))
     n = len(data)
-    return {"samples": n, "agree": agree, "argmax_agreement": agree / n if n else 1.0,
-            "max_abs_error": max_err}
+    out = {"samples": n, "agree": agree, "argmax_agreement": agree / n if n else 1.0,
+           "max_abs_error": max_err}
+    if quantized:
+        out["mismatches"] = mismatches
+    return out

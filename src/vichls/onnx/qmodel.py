@@ -104,6 +104,7 @@ def read_quantized(proto, source: str) -> Model:
     alias: dict[str, str] = {}
     layers: list[Layer] = []
     handled: set[int] = set()            # QuantizeLinear nodes folded into an operator
+    qdq_nodes: list = []                 # float operators recognised in QDQ form
     node_index = {id(n): k for k, n in enumerate(g.node)}
 
     def real(name):
@@ -340,6 +341,7 @@ def read_quantized(proto, source: str) -> Model:
             finish(lay, shape, yq)
             continue
         if op in ("Conv", "Gemm", "MatMul"):
+            qdq_nodes.append(n)
             x = dq_input(n, n.input[0])
             qn = single_quantize(n)
             handled.add(node_index[id(qn)])
@@ -389,6 +391,7 @@ def read_quantized(proto, source: str) -> Model:
                 for name in n.input:
                     if name in consts or name in cdeq:
                         fail(n, "adding a constant to a quantized tensor is not supported")
+                qdq_nodes.append(n)
                 xa, xb = dq_input(n, n.input[0]), dq_input(n, n.input[1])
                 qn = single_quantize(n)
                 handled.add(node_index[id(qn)])
@@ -441,8 +444,11 @@ def read_quantized(proto, source: str) -> Model:
                             attrs={"kernel": (kh, kw), "strides": (sh, sw_), "kind": "max"})
                 finish(lay, (1, c, (h - kh) // sh + 1, (w - kw) // sw_ + 1), qp[x])
                 continue
-            if out not in known:
+            shape = _reshaped(op, a, tensors[x].onnx_shape, consts, n) if out not in known \
+                else known[out]
+            if shape is None:
                 fail(n, f"the shape of its result '{out}' is not known")
+            known[out] = shape
             src_s, dst_shape = tensors[x].shape, _drop_batch(known[out])
             if src_s == dst_shape or (len(src_s) == 1 and len(dst_shape) == 1):
                 alias[dst] = x
@@ -500,9 +506,88 @@ def read_quantized(proto, source: str) -> Model:
         if any(r.op_type != "QuantizeLinear" for r in readers):
             raise OnnxError(f"model input '{t.name}' is read by a float operator: only its "
                             "QuantizeLinear is supported", source)
+    if qdq_nodes:
+        _check_onnxruntime_fuses(proto, qdq_nodes, qp, source)
     from pathlib import Path
     name = g.name or (Path(source).stem if source != "<model>" else "model")
     return Model(name, inputs, outputs, tensors, layers, proto, source, quant=qp)
+
+
+def _reshaped(op: str, a: dict, shape: tuple, consts: dict, n) -> tuple | None:
+    """The result shape of a Flatten or Reshape (of a constant shape) whose output shape
+    inference left unknown (after com.microsoft operators)."""
+    if op == "Flatten":
+        axis = a.get("axis", 1) % max(len(shape), 1)
+        return (int(np.prod(shape[:axis])), int(np.prod(shape[axis:])))
+    if op == "Reshape" and len(n.input) > 1 and n.input[1] in consts:
+        want = [int(v) for v in np.asarray(consts[n.input[1]]).reshape(-1)]
+        dims = [shape[k] if v == 0 and not a.get("allowzero", 0) else v
+                for k, v in enumerate(want)]
+        if dims.count(-1) == 1:
+            rest = int(np.prod([d for d in dims if d != -1]))
+            dims[dims.index(-1)] = int(np.prod(shape)) // max(rest, 1)
+        return tuple(dims)
+    if op == "Identity":
+        return tuple(shape)
+    return None
+
+
+#: operators that onnxruntime runs on quantized integers (anything else computes in float)
+_INTEGER_OPS = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "QGemm",
+                "QLinearAdd", "MaxPool", "Flatten", "Reshape", "Squeeze", "Unsqueeze",
+                "Identity", "ArgMax", "Constant"}
+
+
+def _check_onnxruntime_fuses(proto, qdq_nodes: list, qp: dict, source: str) -> None:
+    """Refuse the float operators of a QDQ graph that onnxruntime leaves in float.
+
+    onnxruntime fuses ``DequantizeLinear -> op -> QuantizeLinear`` into an integer operator
+    only where its selectors allow it; with int8 activations on x86 its int8-to-uint8
+    rewrite leaves some groups (a quantized tensor read by several operators) unfused, and
+    those run on its float kernels, whose sums vichls does not reproduce bit for bit. Where
+    onnxruntime is installed, the graph it actually runs (its optimizer at the extended
+    level) is checked for float operators; without it, int8 activations in QDQ form are
+    refused (uint8 ones fuse wherever the QDQ form is as the quantizer writes it)."""
+    try:
+        import onnxruntime as ort
+    except ImportError:
+        ort = None
+    if ort is None:
+        if any(p.dtype == "int8" for p in qp.values()):
+            n = qdq_nodes[0]
+            raise OnnxError(f"node '{n.name or n.op_type}' ({n.op_type}): with int8 activations "
+                            "in QDQ form, whether onnxruntime computes it in integers depends on "
+                            "its graph rewrites, which vichls checks with onnxruntime: install "
+                            "it (pip install 'vichls[onnx]'), or quantize with uint8 "
+                            "activations or in operator form", source)
+        return
+    import tempfile
+    from pathlib import Path
+
+    onnx = _onnx()
+    with tempfile.TemporaryDirectory() as d:
+        so = ort.SessionOptions()
+        so.log_severity_level = 3
+        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+        so.optimized_model_filepath = str(Path(d) / "optimized.onnx")
+        try:
+            ort.InferenceSession(proto.SerializeToString(), so,
+                                 providers=["CPUExecutionProvider"])
+        except Exception as e:
+            raise OnnxError(f"onnxruntime cannot run the model: {e}", source) from None
+        optimized = onnx.load(so.optimized_model_filepath)
+    names = {n.name for n in qdq_nodes if n.name}
+    outputs = {n.output[0]: n for n in qdq_nodes}
+    for n in optimized.graph.node:
+        if n.op_type in _INTEGER_OPS:
+            continue
+        orig = outputs.get(n.output[0]) if n.output else None
+        label = n.name if n.name in names or orig is None else (orig.name or orig.op_type)
+        raise OnnxError(f"node '{label}' ({n.op_type}): onnxruntime computes it in float32 "
+                        "(it does not fuse this DequantizeLinear/QuantizeLinear group into an "
+                        "integer operator, as with int8 activations read by several "
+                        "operators); vichls does not reproduce float sums bit for bit: "
+                        "quantize with uint8 activations or in operator form", source)
 
 
 def d_has_symbolic(dims) -> bool:
