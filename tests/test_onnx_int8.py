@@ -24,10 +24,10 @@ def _bits(a) -> bytes:
     return np.ascontiguousarray(a).tobytes()
 
 
-def _mismatches(model, n: int = 60, boundary=None, seed: int = 0) -> int:
+def _mismatches(model, n: int = 60, boundary=None, seed: int = 0, io: str = "memory") -> int:
     """Samples whose design output (Python call) differs from onnxruntime's in any bit."""
     m = vo.read_model(model)
-    kern, _ = vo.load(m, boundary=boundary)
+    kern, _ = vo.load(m, boundary=boundary, io=io)
     sess = qm.session(model)
     bad = 0
     for x in qm.samples(model, n, seed):
@@ -102,6 +102,25 @@ def test_residual_add_is_bit_exact(residual, fmt):
     m = vo.read_model(q)
     assert "qadd" in [lay.kind for lay in m.layers]
     assert _mismatches(q, 60) == 0
+
+
+@pytest.mark.parametrize("fmt,act", [("QDQ", "QUInt8"), ("QOperator", "QInt8")])
+def test_matmul_then_bias_add_is_bit_exact(fmt, act):
+    """MatMul then Add of the bias: QLinearMatMul then QLinearAdd of a constant (onnxruntime
+    requantizes between the two)."""
+    import onnx_models as om
+
+    model = om.mlp(sizes=(64, 12, 10), matmul=True)
+    model.opset_import[0].version, model.ir_version = 17, 9
+    q = qm.quantize(model, fmt, act, "QInt8", True)
+    kinds = [lay.kind for lay in vo.read_model(q).layers]
+    assert kinds.count("qadd") == 2 and kinds.count("dense") == 2
+    assert _mismatches(q, 60) == 0
+    assert _mismatches(q, 20, "float", io="stream") == 0
+
+
+def test_residual_stream_float_boundary_is_bit_exact(residual):
+    assert _mismatches(residual["QOperator"], 20, "float", io="stream") == 0
 
 
 # -- CPU build and RTL against the Python call ----------------------------------------------

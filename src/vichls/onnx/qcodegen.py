@@ -154,8 +154,10 @@ class QGen(_Gen):
                      product=p_t + "({x}) * " + p_t + "({w})")
 
     # -- element-wise integer layers -------------------------------------------------------
-    def _eltwise(self, lay: Layer, name: str, out_t, lines_of, result: str) -> None:
-        """An element-wise kernel: locals ``v0``, ``v1``, ... hold the inputs' elements;
+    def _eltwise(self, lay: Layer, name: str, out_t, lines_of, result: str,
+                 const: tuple | None = None) -> None:
+        """An element-wise kernel: locals ``v0``, ``v1``, ... hold the inputs' elements
+        (``const``: (position, table name) of a constant operand among them);
         ``lines_of(values)`` are the statements computing ``result``."""
         shape = self.m.tensors[lay.output].shape
         ins = self.in_vars(lay)
@@ -170,6 +172,10 @@ class QGen(_Gen):
             idx, lines, ind = self._loops(shape)
             at = ", ".join(idx)
             vals = [f"x{k}[{at}]" for k in range(len(tys))]
+        if const is not None:
+            pos, table, ty = const
+            vals.insert(pos, f"{table}[{', '.join(idx)}]")
+            tys.insert(pos, ty)
         for k, (ty, v) in enumerate(zip(tys, vals)):
             lines.append(f"{ind}v{k}: {ty} = {v}")
         lines += [ind + line for line in lines_of([f"v{k}" for k in range(len(tys))])]
@@ -209,7 +215,13 @@ class QGen(_Gen):
         mod, body = Q.qlinear_add_source(plan, "v0", "v1", "s", prefix=prefix, indent="",
                                          table=True)
         self.consts += mod
-        self._eltwise(lay, name, plan.dtype, lambda v: body, "s")
+        const = None
+        if lay.attrs.get("const") is not None:
+            pos, values = lay.attrs["const"]
+            if self.io == "stream":
+                values = values.reshape(-1)
+            const = (pos, self.const(f"{name}_c", values, plan.dtype), plan.dtype)
+        self._eltwise(lay, name, plan.dtype, lambda v: body, "s", const)
 
 
 def generate_quantized(model: Model, boundary: str = "quantized", io: str = "memory",

@@ -171,6 +171,29 @@ def read_quantized(proto, source: str) -> Model:
             return cdeq[name]
         fail(n, f"its {what} '{name}' is not the DequantizeLinear of a constant")
 
+    def operand(n, name: str, s_name: str | None, z_name: str | None, what: str):
+        """(activation or None, constant or None, QParams) of an input of QLinearAdd (scale
+        and zero point given) or of an Add in QDQ form (from its DequantizeLinear)."""
+        if s_name is not None:
+            params = scalar_params(n, s_name, z_name, what)
+            if name in consts:
+                c = consts[name]
+                if c.dtype.name != params.dtype:
+                    fail(n, f"the constant '{name}' is {c.dtype}, its zero point {params.dtype}")
+                return None, c, params
+            x = int_input(n, name, what)
+            if params != qp[x]:
+                fail(n, f"the scale and zero point of its {what} differ from the tensor's")
+            return x, None, params
+        if name in cdeq:
+            c, sc, zp, _ = cdeq[name]
+            if sc.size != 1 or zp.size > 1 or c.dtype not in (np.int8, np.uint8):
+                fail(n, f"the constant '{name}' must be int8/uint8 with one scale")
+            return None, c, QParams(float(sc.reshape(-1)[0]), int(zp.reshape(-1)[0]) if zp.size
+                                    else 0, c.dtype.name)
+        x = dq_input(n, name)
+        return x, None, qp[x]
+
     def per_channel(n, arr, n_out: int, what: str, axis_ok: bool = True) -> np.ndarray:
         a = np.asarray(arr).reshape(-1)
         if a.size == 1:
@@ -379,38 +402,48 @@ def read_quantized(proto, source: str) -> Model:
             continue
         if op in ("QLinearAdd", "Add"):
             if op == "QLinearAdd":
-                xa, xb = int_input(n, n.input[0]), int_input(n, n.input[3])
-                pa = scalar_params(n, n.input[1], n.input[2], "first input")
-                pb = scalar_params(n, n.input[4], n.input[5], "second input")
+                ops = [operand(n, n.input[0], n.input[1], n.input[2], "first input"),
+                       operand(n, n.input[3], n.input[4], n.input[5], "second input")]
                 pc = scalar_params(n, n.input[6], n.input[7] if len(n.input) > 7 else None,
                                    "output")
-                if pa != qp[xa] or pb != qp[xb]:
-                    fail(n, "its input scales and zero points differ from the tensors'")
                 dst = out
             else:
-                for name in n.input:
-                    if name in consts or name in cdeq:
-                        fail(n, "adding a constant to a quantized tensor is not supported")
                 qdq_nodes.append(n)
-                xa, xb = dq_input(n, n.input[0]), dq_input(n, n.input[1])
+                ops = [operand(n, name, None, None, "input") for name in n.input[:2]]
                 qn = single_quantize(n)
                 handled.add(node_index[id(qn)])
-                pa, pb = qp[xa], qp[xb]
                 pc = scalar_params(qn, qn.input[1], qn.input[2] if len(qn.input) > 2 else None,
                                    "output")
                 dst = qn.output[0]
+            (xa, ca, pa), (xb, cb, pb) = ops
             if not (pa.dtype == pb.dtype == pc.dtype):
                 fail(n, "its inputs and output must be of one type (int8 or uint8)")
-            if tensors[xa].shape != tensors[xb].shape:
-                fail(n, f"adding tensors of shapes {tensors[xa].onnx_shape} and "
-                        f"{tensors[xb].onnx_shape}: broadcasting is not supported")
+            if xa is None and xb is None:
+                fail(n, "adding two constants is not supported")
+            shape_a = tensors[xa].onnx_shape if xa is not None else ca.shape
+            shape_b = tensors[xb].onnx_shape if xb is not None else cb.shape
+            act = tensors[xa if xa is not None else xb]
+            try:
+                if np.broadcast_shapes(shape_a, shape_b) != tuple(act.onnx_shape):
+                    raise ValueError
+            except ValueError:
+                fail(n, f"adding tensors of shapes {tuple(shape_a)} and {tuple(shape_b)}: "
+                        "broadcasting between activations, or to a larger shape, is not "
+                        "supported")
+            constant = None
+            for pos, c in ((0, ca), (1, cb)):
+                if c is not None:
+                    full = np.broadcast_to(c, act.onnx_shape).reshape(act.shape)
+                    constant = (pos, full.astype(np.float64))
             try:
                 plan = Q.plan_qlinear_add(pa.scale, pa.zp, pb.scale, pb.zp, pc.scale, pc.zp,
-                                          pa.dtype)
+                                          pa.dtype,
+                                          a_is_scalar=Q._a_is_spanwise_scalar(shape_a, shape_b))
             except ValueError as e:
                 fail(n, str(e))
-            lay = Layer("qadd", label, op, [xa, xb], dst, attrs={"plan": plan, "q": pc})
-            finish(lay, tensors[xa].onnx_shape, pc)
+            lay = Layer("qadd", label, op, [x for x in (xa, xb) if x is not None], dst,
+                        attrs={"plan": plan, "q": pc, "const": constant})
+            finish(lay, act.onnx_shape, pc)
             continue
         if op in ("MaxPool",) + SHAPE_OPS:
             qdq = n.input[0] in deq
