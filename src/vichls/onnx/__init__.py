@@ -24,7 +24,7 @@ import numpy as np
 from vichls.errors import VichlsError
 from vichls.onnx.codegen import DEFAULT_PRECISION, Generated, generate
 from vichls.onnx.model import Model, OnnxError, load_proto
-from vichls.onnx.model import read_model as _read_float
+from vichls.onnx.model import read_float
 from vichls.onnx.qcodegen import generate_quantized
 from vichls.onnx.qmodel import is_quantized, read_quantized
 
@@ -39,7 +39,7 @@ def read_model(path_or_model) -> Model:
     proto, name = load_proto(path_or_model)
     if is_quantized(proto):
         return read_quantized(proto, name)
-    return _read_float(path_or_model)
+    return read_float(proto, name)
 
 
 def _generate(m: Model, precision, io, parallelism, dataflow, boundary) -> Generated:

@@ -105,10 +105,14 @@ def _drop_batch(shape: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def read_model(path_or_model) -> Model:
+    return read_float(*load_proto(path_or_model))
+
+
+def read_float(proto, source: str) -> Model:
+    """A float model's ``ModelProto`` read into layers (``source`` names it in messages)."""
     onnx = _onnx()
     from onnx import numpy_helper
 
-    proto, source = load_proto(path_or_model)
     try:
         inferred = onnx.shape_inference.infer_shapes(proto, strict_mode=True)
     except Exception as e:
