@@ -797,7 +797,8 @@ def requant_source(plan: IntRequant | FloatRequant, acc: str, out: str,
         else:
             m_expr, r_expr = str(plan.multipliers[0]), str(plan.offsets[0])
         body.append(f"{indent}{prefix}_p: {pt} = {pt}({acc}) * {m_expr} + {r_expr}")
-        body.append(f"{indent}{prefix}_q: {pt} = ({prefix}_p >> {plan.shift}) + {zp}")
+        plus = f" + {zp}" if zp else ""
+        body.append(f"{indent}{prefix}_q: {pt} = ({prefix}_p >> {plan.shift}){plus}")
         clamped = f"min(max({prefix}_q, {qlo}), {qhi})"
         if not plan.exceptions:
             body.append(f"{indent}{out}: {tname} = {tname}({clamped})")
@@ -833,7 +834,8 @@ def requant_source(plan: IntRequant | FloatRequant, acc: str, out: str,
     body.append(f"{indent}{prefix}_v = min(float32({hi_l}), max(float32({lo_l}), {prefix}_v))")
     body.append(f"{indent}{prefix}_r: fixed(10, 10, quant=\"rnd_conv\", overflow=\"sat\") = "
                 f"{prefix}_v")
-    body.append(f"{indent}{out}: {tname} = {tname}(int32({prefix}_r) + {zp})")
+    plus = f" + {zp}" if zp else ""
+    body.append(f"{indent}{out}: {tname} = {tname}(int32({prefix}_r){plus})")
     return mod, body
 
 
