@@ -182,7 +182,8 @@ def main() -> int:
         layers = [i for i in gen.layers if i["macs"]]
         bounds = [math.ceil(i["macs"] / i["parallelism"]) for i in layers]
         lat = design.report["latency"]
-        rows.append({"name": name, "cpu_s": cpu_s, "latency": lat.get("max"),
+        rows.append({"name": name, "cpu_s": cpu_s,
+                     "latency": lat.get("max") or f"{lat.get('min')} (min)",
                      "interval": design.report.get("dataflow", {}).get("interval",
                                                                           lat.get("max")),
                      "estimate": design.report.get("resources", {}),
