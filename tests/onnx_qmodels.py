@@ -130,13 +130,13 @@ def residual_cnn(seed: int = 3):
 class Calibration:
     """onnxruntime's CalibrationDataReader over the first ``n`` digits (or normal samples)."""
 
-    def __init__(self, shape, n: int = 16, seed: int = 0):
+    def __init__(self, shape, n: int = 16, seed: int = 0, name: str = "x"):
         x, _ = digits()
         if int(np.prod(shape)) == 64:
             data = x[-n:].reshape((n,) + tuple(shape))
         else:
             data = np.random.default_rng(seed).standard_normal((n,) + tuple(shape))
-        self.items = iter([{"x": d.astype(np.float32)} for d in data])
+        self.items = iter([{name: d.astype(np.float32)} for d in data])
 
     def get_next(self):
         return next(self.items, None)
@@ -151,12 +151,28 @@ def quantize(model, fmt: str = "QDQ", act: str = "QUInt8", wt: str = "QInt8",
 
     logging.getLogger().setLevel(logging.ERROR)  # its advice to pre-process the model
     shape = [d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim]
+    if model.opset_import[0].version < 13:  # QuantizeLinear per axis needs opset 13
+        model.opset_import[0].version = 13
     with tempfile.TemporaryDirectory() as d:
         src, dst = str(Path(d) / "f.onnx"), str(Path(d) / "q.onnx")
         onnx.save(model, src)
-        quantize_static(src, dst, Calibration(shape), quant_format=QuantFormat[fmt],
+        quantize_static(src, dst, Calibration(shape, name=model.graph.input[0].name),
+                        quant_format=QuantFormat[fmt],
                         activation_type=QuantType[act], weight_type=QuantType[wt],
                         per_channel=per_channel)
+        return onnx.load(dst)
+
+
+def preprocessed(model):
+    """``model`` through onnxruntime's quant_pre_process (folds BatchNormalization into the
+    convolutions, as its quantizer expects)."""
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    model.opset_import[0].version = max(model.opset_import[0].version, 13)
+    with tempfile.TemporaryDirectory() as d:
+        src, dst = str(Path(d) / "m.onnx"), str(Path(d) / "p.onnx")
+        onnx.save(model, src)
+        quant_pre_process(src, dst, skip_symbolic_shape=True)
         return onnx.load(dst)
 
 
@@ -171,10 +187,12 @@ def session(model):
 
 def samples(model, n: int, seed: int = 0) -> list[np.ndarray]:
     """``n`` inputs (batch-less float32): digits, with every third scaled up and noisy (to
-    reach the clamps)."""
+    reach the clamps); normal samples for inputs of another size."""
     shape = [d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim][1:]
     x, _ = digits()
     rng = np.random.default_rng(seed)
+    if int(np.prod(shape)) != 64:
+        return [rng.standard_normal(shape).astype(np.float32) * (1 + k % 3) for k in range(n)]
     pick = rng.choice(len(x), n, replace=False)
     out = []
     for k, i in enumerate(pick):

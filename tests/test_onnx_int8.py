@@ -30,8 +30,9 @@ def _mismatches(model, n: int = 60, boundary=None, seed: int = 0, io: str = "mem
     kern, _ = vo.load(m, boundary=boundary, io=io)
     sess = qm.session(model)
     bad = 0
+    in_name = model.graph.input[0].name
     for x in qm.samples(model, n, seed):
-        ref = sess.run(None, {"x": x[None]})[0].reshape(-1)
+        ref = sess.run(None, {in_name: x[None]})[0].reshape(-1)
         got = vo.model_outputs(m, vo.run(kern, kern.signature,
                                          vo.design_inputs(m, [x], boundary)), boundary)[0]
         bad += _bits(np.asarray(got, ref.dtype).reshape(-1)) != _bits(ref)
@@ -87,8 +88,8 @@ def test_cnn_is_bit_exact(fmt, act, wt, per_channel):
     m = vo.read_model(q)
     assert [lay.kind for lay in m.layers] == ["quantize", "conv", "pool", "copy", "dense",
                                              "dequantize"]
-    assert _mismatches(q, 60) == 0
-    assert _mismatches(q, 20, "float", seed=1) == 0
+    assert _mismatches(q, 40) == 0
+    assert _mismatches(q, 10, "float", seed=1) == 0
 
 
 def test_int8_activations_are_int8_parameters():
@@ -101,7 +102,7 @@ def test_residual_add_is_bit_exact(residual, fmt):
     q = residual[fmt]
     m = vo.read_model(q)
     assert "qadd" in [lay.kind for lay in m.layers]
-    assert _mismatches(q, 60) == 0
+    assert _mismatches(q, 40) == 0
 
 
 @pytest.mark.parametrize("fmt,act", [("QDQ", "QUInt8"), ("QOperator", "QInt8")])
@@ -115,7 +116,7 @@ def test_matmul_then_bias_add_is_bit_exact(fmt, act):
     q = qm.quantize(model, fmt, act, "QInt8", True)
     kinds = [lay.kind for lay in vo.read_model(q).layers]
     assert kinds.count("qadd") == 2 and kinds.count("dense") == 2
-    assert _mismatches(q, 60) == 0
+    assert _mismatches(q, 40) == 0
     assert _mismatches(q, 20, "float", io="stream") == 0
 
 
@@ -123,14 +124,52 @@ def test_residual_stream_float_boundary_is_bit_exact(residual):
     assert _mismatches(residual["QOperator"], 20, "float", io="stream") == 0
 
 
+@pytest.fixture(scope="module")
+def separable():
+    import onnx_models as om
+
+    return qm.preprocessed(om.separable())
+
+
+@pytest.mark.parametrize("fmt,act,per_channel", [("QDQ", "QUInt8", True),
+                                                 ("QOperator", "QInt8", False)])
+def test_depthwise_separable_block_is_bit_exact(separable, fmt, act, per_channel):
+    """MobileNet-style: depthwise and pointwise convolutions (BatchNormalization folded by
+    quant_pre_process, Clip(0, 6) into the zero points), QLinearGlobalAveragePool, QGemm."""
+    q = qm.quantize(separable, fmt, act, "QInt8", per_channel)
+    kinds = [lay.kind for lay in vo.read_model(q).layers]
+    assert "qgap" in kinds and kinds.count("conv") == 2
+    assert _mismatches(q, 40) == 0
+    assert _mismatches(q, 10, "float", io="stream") == 0
+
+
+@pytest.mark.parametrize("fmt", ["QDQ", "QOperator"])
+def test_resnet_style_block_is_bit_exact(fmt):
+    """The block's quantized input read by its first convolution and by the skip add."""
+    import onnx_models as om
+
+    q = qm.quantize(om.residual(), fmt, "QUInt8", "QInt8", True)
+    assert _mismatches(q, 40) == 0
+    assert _mismatches(q, 10, io="stream") == 0
+
+
+def test_unfolded_batch_normalization_is_refused():
+    import onnx_models as om
+
+    q = qm.quantize(om.separable(), "QDQ", "QUInt8", "QInt8", False)
+    with pytest.raises(VichlsError, match=r"node 'bn1' \(BatchNormalization\): onnxruntime "
+                                          "computes it in float.*quant_pre_process"):
+        vo.load(q)
+
+
 # -- CPU build and RTL against the Python call ----------------------------------------------
 
 
-def _designs(mlp, residual):
-    cnn8 = qm.quantize(qm.digits_cnn(), "QOperator", "QInt8", "QInt8", True)
+def _designs(mlp, residual, separable):
+    sep8 = qm.quantize(separable, "QOperator", "QInt8", "QInt8", True)
     return {"residual_qdq": (residual["QDQ"], {}),
             "mlp_float_boundary": (mlp, {"boundary": "float"}),
-            "cnn_int8_stream": (cnn8, {"io": "stream"})}
+            "separable_int8_stream": (sep8, {"io": "stream"})}
 
 
 def _calls(model, m, kern, options, n, seed):
@@ -139,8 +178,8 @@ def _calls(model, m, kern, options, n, seed):
             for x in qm.samples(model, n, seed)]
 
 
-def test_cpu_build_equals_the_python_call(mlp, residual):
-    for name, (model, options) in _designs(mlp, residual).items():
+def test_cpu_build_equals_the_python_call(mlp, residual, separable):
+    for name, (model, options) in _designs(mlp, residual, separable).items():
         m = vo.read_model(model)
         kern, sched = vo.load(m, **options)
         cpu = sched.build("cpu")
@@ -151,9 +190,9 @@ def test_cpu_build_equals_the_python_call(mlp, residual):
             assert all(_bits(a) == _bits(b) for a, b in zip(want, got)), name
 
 
-def test_rtl_equals_the_python_call(mlp, residual):
+def test_rtl_equals_the_python_call(mlp, residual, separable):
     items = []
-    for name, (model, options) in _designs(mlp, residual).items():
+    for name, (model, options) in _designs(mlp, residual, separable).items():
         m = vo.read_model(model)
         kern, sched = vo.load(m, **options)
         items.append((name, Scheduled(sched), _calls(model, m, kern, options, 2, 11)))

@@ -224,6 +224,46 @@ class QGen(_Gen):
         self._eltwise(lay, name, plan.dtype, lambda v: body, "s", const)
 
 
+    def layer_qgap(self, lay: Layer) -> None:
+        """QLinearGlobalAveragePool: per channel ``acc = sum(x) - zx * count``, requantized
+        with onnxruntime's scale ``sx / (sy * count)``."""
+        a, yq = lay.attrs, lay.attrs["q"]
+        x = lay.inputs[0]
+        tx = self.elem_type(x)
+        c_n, h_n, w_n = self.m.tensors[x].shape
+        name = _ident(lay.node, self.taken)
+        lo, hi = a["acc"]
+        acc_t = self.alias(f"{name}_acc_t", _bits(min(lo, 0), max(hi, 0)))
+        plan = Q.plan_requant(np.float32(a["scale"]), yq.zp, yq.dtype, lo, hi,
+                              max_exceptions=MAX_EXCEPTIONS)
+        prefix = _ident(f"rq_{name}", self.taken)
+        mod, body = Q.requant_source(plan, "acc", "q", prefix=prefix, indent="        ")
+        self.consts += mod
+        self.plans.append({"node": lay.node, "kind": plan.kind,
+                           "exceptions": sum(len(e) for e in plan.exceptions)
+                           if plan.kind == "int" else 0, "shift": getattr(plan, "shift", None)})
+        xin = self.in_vars(lay)[0]
+        y = self.out_var(lay, yq.dtype, (c_n, 1, 1))
+        if self.io == "stream":
+            params = f"x: stream[{tx}], y: stream[{yq.dtype}]"
+            value, store = "x.get()", "y.put(q)"
+        else:
+            params = f"x: {self.arr(tx, (c_n, h_n, w_n))}, y: {self.arr(yq.dtype, (c_n, 1, 1))}"
+            value, store = "x[c, i, j]", "y[c, 0, 0] = q"
+            self.rolled(xin)
+            self.rolled(y)
+        self.kernels.append(
+            f"@kernel\ndef {name}({params}):\n    for c in range({c_n}):\n"
+            f"        acc: {acc_t} = {-a['zx'] * a['count']}\n"
+            f"        for i in range({h_n}):\n            for j in range({w_n}):\n"
+            f"                acc += {acc_t}({value})\n" + "\n".join(body)
+            + f"\n        {store}\n\n")
+        self.calls.append(f"{name}({xin}, {y})")
+        self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline(\"j\"))")
+        self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
+                                "parallelism": 1})
+
+
 def generate_quantized(model: Model, boundary: str = "quantized", io: str = "memory",
                        parallelism=None, dataflow: bool | None = None) -> Generated:
     gen = QGen(model, boundary, io, parallelism, dataflow)

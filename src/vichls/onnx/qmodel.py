@@ -237,10 +237,13 @@ def read_quantized(proto, source: str) -> Model:
         if len(xs) != 3:
             fail(n, f"input of shape {tensors[x].onnx_shape}: 2-D convolutions of one sample "
                     "(N=1, C, H, W) are supported")
-        if len(w_shape) != 4 or w_shape[1] != xs[0]:
-            fail(n, f"weights of shape {tuple(w_shape)} for an input of {xs[0]} channels")
-        if a.get("group", 1) != 1:
-            fail(n, "grouped (and depthwise) convolutions are not supported yet")
+        group = int(a.get("group", 1))
+        if group < 1 or xs[0] % group or (len(w_shape) == 4 and w_shape[0] % group):
+            fail(n, f"group={group} does not divide the {xs[0]} input channels and the "
+                    f"{w_shape[0]} output channels")
+        if len(w_shape) != 4 or w_shape[1] * group != xs[0]:
+            fail(n, f"weights of shape {tuple(w_shape)} for an input of {xs[0]} channels"
+                    + (f" in {group} groups" if group > 1 else ""))
         if any(d != 1 for d in a.get("dilations", [1, 1])):
             fail(n, "dilations other than 1 are not supported")
         if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET", b"VALID", "VALID"):
@@ -250,7 +253,8 @@ def read_quantized(proto, source: str) -> Model:
         c, h, w = xs
         oh = (h + pads[0] + pads[2] - w_shape[2]) // strides[0] + 1
         ow = (w + pads[1] + pads[3] - w_shape[3]) // strides[1] + 1
-        return {"strides": strides, "pads": pads, "out_shape": (1, w_shape[0], oh, ow)}
+        return {"strides": strides, "pads": pads, "group": group,
+                "out_shape": (1, w_shape[0], oh, ow)}
 
     def dense_input(n, x: str) -> str:
         if len(tensors[x].shape) != 1:
@@ -445,6 +449,40 @@ def read_quantized(proto, source: str) -> Model:
                         attrs={"plan": plan, "q": pc, "const": constant})
             finish(lay, act.onnx_shape, pc)
             continue
+        if op in ("QLinearGlobalAveragePool", "GlobalAveragePool"):
+            if op == "QLinearGlobalAveragePool":
+                if a.get("channels_last", 0):
+                    fail(n, "channels_last=1 is not supported")
+                x = int_input(n, n.input[0])
+                xq = scalar_params(n, n.input[1], n.input[2], "input")
+                if xq != qp[x]:
+                    fail(n, "its input scale and zero point differ from the input tensor's")
+                yq = scalar_params(n, n.input[3], n.input[4] if len(n.input) > 4 else None,
+                                   "output")
+                dst = out
+            else:
+                qdq_nodes.append(n)
+                x = dq_input(n, n.input[0])
+                qn = single_quantize(n)
+                handled.add(node_index[id(qn)])
+                xq = qp[x]
+                yq = scalar_params(qn, qn.input[1], qn.input[2] if len(qn.input) > 2 else None,
+                                   "output")
+                dst = qn.output[0]
+            if len(tensors[x].shape) != 3:
+                fail(n, "2-D pooling of one sample (N=1, C, H, W) is supported")
+            if xq.dtype != yq.dtype:
+                fail(n, "its input and output must be of one type")
+            c, h, w = tensors[x].shape
+            count = h * w
+            qlo, qhi = Q.qrange(xq.dtype)
+            lay = Layer("qgap", label, op, [x], dst, attrs={
+                "q": yq, "zx": xq.zp, "count": count,
+                "scale": float(Q.global_average_pool_scale(np.float32(xq.scale),
+                                                           np.float32(yq.scale), count)),
+                "acc": (count * (qlo - xq.zp), count * (qhi - xq.zp))})
+            finish(lay, (1, c, 1, 1), yq)
+            continue
         if op in ("MaxPool",) + SHAPE_OPS:
             qdq = n.input[0] in deq
             if qdq:
@@ -510,8 +548,12 @@ def read_quantized(proto, source: str) -> Model:
             fail(n, "the dynamic-quantization operators (quantize_dynamic) are not supported: "
                     "their scales are computed in float at run time; quantize the model with "
                     "quantize_static")
-        if op in ("Relu", "Clip", "Sigmoid", "Mul", "Cast", "AveragePool",
-                  "GlobalAveragePool", "Softmax", "Concat", "BatchNormalization"):
+        if op == "BatchNormalization":
+            fail(n, "onnxruntime computes it in float between the quantized operators: fold "
+                    "it into the convolution before quantizing (onnxruntime.quantization."
+                    "quant_pre_process does)")
+        if op in ("Relu", "Clip", "Sigmoid", "Mul", "Cast", "AveragePool", "Softmax",
+                  "Concat"):
             fail(n, "onnxruntime computes this operator in float between the quantized "
                     "ones (vichls supports only graphs it runs in integers)")
         fail(n, "this operator is not supported in quantized models")
@@ -567,7 +609,7 @@ def _reshaped(op: str, a: dict, shape: tuple, consts: dict, n) -> tuple | None:
 
 #: operators that onnxruntime runs on quantized integers (anything else computes in float)
 _INTEGER_OPS = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "QGemm",
-                "QLinearAdd", "MaxPool", "Flatten", "Reshape", "Squeeze", "Unsqueeze",
+                "QLinearAdd", "QLinearGlobalAveragePool", "MaxPool", "Flatten", "Reshape", "Squeeze", "Unsqueeze",
                 "Identity", "ArgMax", "Constant"}
 
 
