@@ -69,6 +69,16 @@ def test_mlp_kernel_is_integer_with_the_multiply_shift_plan(mlp):
     assert "ql_v: float32 = v0 / float32(" in fl  # the QuantizeLinear's division
 
 
+def test_float_requantization_plan_is_bit_exact(mlp, monkeypatch):
+    """Without corrections allowed, the layers whose integer plan needs some take the
+    float32 mirror of onnxruntime's requantization: still bit for bit."""
+    from vichls.onnx import qcodegen
+
+    monkeypatch.setattr(qcodegen, "MAX_EXCEPTIONS", 0)
+    assert "float" in [p["kind"] for p in vo.source(mlp).plans]
+    assert _mismatches(mlp, 60) == 0
+
+
 def test_accuracy_reports_bit_exactness(mlp):
     x, labels = qm.digits()
     r = vo.accuracy(mlp, x[1500:1560])
