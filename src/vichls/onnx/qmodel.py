@@ -32,6 +32,7 @@ refused with an ``OnnxError`` naming the node.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -72,6 +73,8 @@ class QMac:
 
 
 def read_quantized(proto, source: str) -> Model:
+    """A quantized model's ``ModelProto`` read into integer layers (``source`` names it in
+    messages); ``Model.quant`` maps each integer tensor to its ``QParams``."""
     onnx = _onnx()
     from onnx import numpy_helper
 
@@ -84,11 +87,10 @@ def read_quantized(proto, source: str) -> Model:
     known: dict[str, tuple] = {}
     for vi in list(g.input) + list(g.value_info) + list(g.output):
         t = vi.type.tensor_type
-        if t.HasField("shape") and all(d.HasField("dim_value") or d.HasField("dim_param")
-                                       for d in t.shape.dim):
-            dims = tuple(d.dim_value if d.HasField("dim_value") else 1 for d in t.shape.dim)
-            if dims and not d_has_symbolic(t.shape.dim[1:]):
-                known[vi.name] = dims
+        dims = list(t.shape.dim) if t.HasField("shape") else []
+        # static shapes, but for a symbolic batch dimension (one sample per call)
+        if dims and all(d.HasField("dim_value") for d in dims[1:]):
+            known[vi.name] = tuple(d.dim_value if d.HasField("dim_value") else 1 for d in dims)
     graph_inputs = [vi.name for vi in g.input if vi.name not in consts]
     graph_outputs = [vi.name for vi in g.output]
     uses: dict[str, list] = {}
@@ -194,11 +196,11 @@ def read_quantized(proto, source: str) -> Model:
         x = dq_input(n, name)
         return x, None, qp[x]
 
-    def per_channel(n, arr, n_out: int, what: str, axis_ok: bool = True) -> np.ndarray:
+    def per_channel(n, arr, n_out: int, what: str) -> np.ndarray:
         a = np.asarray(arr).reshape(-1)
         if a.size == 1:
             return np.broadcast_to(a, (n_out,)).copy()
-        if a.size != n_out or not axis_ok:
+        if a.size != n_out:
             fail(n, f"the {what} has {a.size} values; one, or one per output channel "
                     f"({n_out}), is supported")
         return a.copy()
@@ -583,7 +585,6 @@ def read_quantized(proto, source: str) -> Model:
                             "QuantizeLinear is supported", source)
     if qdq_nodes:
         _check_onnxruntime_fuses(proto, qdq_nodes, qp, source)
-    from pathlib import Path
     name = g.name or (Path(source).stem if source != "<model>" else "model")
     return Model(name, inputs, outputs, tensors, layers, proto, source, quant=qp)
 
@@ -637,7 +638,6 @@ def _check_onnxruntime_fuses(proto, qdq_nodes: list, qp: dict, source: str) -> N
                             "activations or in operator form", source)
         return
     import tempfile
-    from pathlib import Path
 
     onnx = _onnx()
     with tempfile.TemporaryDirectory() as d:
@@ -663,7 +663,3 @@ def _check_onnxruntime_fuses(proto, qdq_nodes: list, qp: dict, source: str) -> N
                         "integer operator, as with int8 activations read by several "
                         "operators); vichls does not reproduce float sums bit for bit: "
                         "quantize with uint8 activations or in operator form", source)
-
-
-def d_has_symbolic(dims) -> bool:
-    return any(not d.HasField("dim_value") for d in dims)
