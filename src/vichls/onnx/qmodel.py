@@ -554,8 +554,11 @@ def read_quantized(proto, source: str) -> Model:
             fail(n, "onnxruntime computes it in float between the quantized operators: fold "
                     "it into the convolution before quantizing (onnxruntime.quantization."
                     "quant_pre_process does)")
-        if op in ("Relu", "Clip", "Sigmoid", "Mul", "Cast", "AveragePool", "Softmax",
-                  "Concat"):
+        if op in ("AveragePool", "QLinearAveragePool"):
+            fail(n, "quantized average pooling is not supported yet (onnxruntime's "
+                    "QLinearAveragePool computes in float32; vichls.onnx.quant has its "
+                    "reference)")
+        if op in ("Relu", "Clip", "Sigmoid", "Mul", "Cast", "Softmax", "Concat"):
             fail(n, "onnxruntime computes this operator in float between the quantized "
                     "ones (vichls supports only graphs it runs in integers)")
         fail(n, "this operator is not supported in quantized models")
