@@ -91,6 +91,16 @@ def digits_cnn(seed: int = 0, channels: int = 4):
     return _model(nodes, inits, (1, 1, 8, 8), (1, 10), "cnn")
 
 
+def digits_cnn_average(seed: int = 0):
+    """``digits_cnn`` with an AveragePool where its MaxPool is (same fitted layers)."""
+    m = digits_cnn(seed)
+    for n in m.graph.node:
+        if n.op_type == "MaxPool":
+            n.op_type = "AveragePool"
+            n.name = "avgpool"
+    return m
+
+
 def _conv_relu_pool(im, w, b):
     c, _, kh, kw = w.shape
     oh, ow = im.shape[1] - kh + 1, im.shape[2] - kw + 1

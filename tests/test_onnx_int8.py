@@ -102,6 +102,15 @@ def test_cnn_is_bit_exact(fmt, act, wt, per_channel):
     assert _mismatches(q, 10, "float", seed=1) == 0
 
 
+@pytest.mark.parametrize("fmt,act", [("QDQ", "QUInt8"), ("QOperator", "QInt8")])
+def test_average_pool_is_bit_exact(fmt, act):
+    """QLinearAveragePool (and its QDQ form): onnxruntime's float32 arithmetic mirrored."""
+    q = qm.quantize(qm.digits_cnn_average(), fmt, act, "QInt8", True)
+    assert "qavgpool" in [lay.kind for lay in vo.read_model(q).layers]
+    assert _mismatches(q, 40) == 0
+    assert _mismatches(q, 10, "float", io="stream") == 0
+
+
 def test_int8_activations_are_int8_parameters():
     q = qm.quantize(qm.digits_cnn(), "QOperator", "QInt8", "QInt8", False)
     assert "def cnn(x: int8[1, 8, 8], y: int8[10])" in vo.source(q).source
@@ -177,7 +186,9 @@ def test_unfolded_batch_normalization_is_refused():
 
 def _designs(mlp, residual, separable):
     sep8 = qm.quantize(separable, "QOperator", "QInt8", "QInt8", True)
+    avg = qm.quantize(qm.digits_cnn_average(), "QOperator", "QUInt8", "QInt8", False)
     return {"residual_qdq": (residual["QDQ"], {}),
+            "average_pool": (avg, {}),
             # 2 and 10 outputs per cycle: the requantization tables partitioned to match
             "mlp_float_boundary": (mlp, {"boundary": "float",
                                          "parallelism": {"dense0": 128, "dense1": "full"}}),
@@ -279,7 +290,7 @@ def _qdq_around(op, **attrs):
     ("Relu", "onnxruntime computes this operator in float"),
     ("Sigmoid", "onnxruntime computes this operator in float"),
     ("Flatten", "the QuantizeLinear after it has another scale or zero point"),
-    ("AveragePool", "quantized average pooling is not supported yet"),
+    ("AveragePool", "2-D pooling of one sample (N=1, C, H, W) is supported"),
 ])
 def test_unsupported_quantized_patterns_are_named(op, why):
     with pytest.raises(VichlsError) as e:

@@ -264,6 +264,64 @@ class QGen(_Gen):
                                 "parallelism": 1})
 
 
+    def layer_qavgpool(self, lay: Layer) -> None:
+        """QLinearAveragePool as onnxruntime computes it, in float32: each input
+        dequantized, summed in window order (rows, then columns), divided by the count,
+        then ``round_half_even(y / sy + zy)``, clamped."""
+        xq, yq = lay.attrs["x"], lay.attrs["q"]
+        x = lay.inputs[0]
+        tx = self.elem_type(x)
+        c_n, h_n, w_n = self.m.tensors[x].shape
+        _, oh_n, ow_n = self.m.tensors[lay.output].shape
+        kh_n, kw_n = lay.attrs["kernel"]
+        sh, sw = lay.attrs["strides"]
+        name = _ident(lay.node, self.taken)
+        xin = self.in_vars(lay)[0]
+        lo, hi = Q.qrange(yq.dtype)
+        f32 = Q._f32_literal
+        row = f"oh * {sh} + kh" if sh != 1 else "oh + kh"
+        col = f"ow * {sw} + kw" if sw != 1 else "ow + kw"
+        xa, head, extra = "x", "", ""
+        if self.io == "stream":
+            xa = _ident(f"{name}_in", self.taken)
+            self.shapes[xa] = (c_n, h_n, w_n)
+            head = (f"    {xa}: {self.arr(tx, (c_n, h_n, w_n))} = 0\n"
+                    f"    for j0 in range({c_n}):\n        for j1 in range({h_n}):\n"
+                    f"            for j2 in range({w_n}):\n"
+                    f"                {xa}[j0, j1, j2] = x.get()\n")
+            extra = ".pipeline(\"j2\")"
+            self.rolled(xa)
+        deq = Q.dequantize_source(np.float32(xq.scale), xq.zp, f"{xa}[c, {row}, {col}]", "d",
+                                  indent=" " * 24)
+        y = self.out_var(lay, yq.dtype, (c_n, oh_n, ow_n))
+        if self.io == "stream":
+            params = f"x: stream[{tx}], y: stream[{yq.dtype}]"
+            store = "y.put(q)"
+        else:
+            params = (f"x: {self.arr(tx, (c_n, h_n, w_n))}, "
+                      f"y: {self.arr(yq.dtype, (c_n, oh_n, ow_n))}")
+            store = "y[c, oh, ow] = q"
+            self.rolled(xin)
+            self.rolled(y)
+        ind = " " * 16
+        self.kernels.append(
+            f"@kernel\ndef {name}({params}):\n" + head
+            + f"    for c in range({c_n}):\n        for oh in range({oh_n}):\n"
+            f"            for ow in range({ow_n}):\n{ind}acc: float32 = 0.0\n"
+            f"{ind}for kh in range({kh_n}):\n{ind}    for kw in range({kw_n}):\n"
+            + "\n".join(deq) + f"\n{ind}        acc = acc + d\n"
+            f"{ind}v: float32 = acc / float32({f32(kh_n * kw_n)})\n"
+            f"{ind}v = v / float32({f32(yq.scale)}) + float32({f32(yq.zp)})\n"
+            f"{ind}v = min(float32({f32(hi)}), max(float32({f32(lo)}), v))\n"
+            f"{ind}r: fixed(10, 10, quant=\"rnd_conv\", overflow=\"sat\") = v\n"
+            f"{ind}q: {yq.dtype} = {yq.dtype}(int32(r))\n{ind}{store}\n\n")
+        self.calls.append(f"{name}({xin}, {y})")
+        self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline(\"kw\")"
+                            f"{extra})")
+        self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
+                                "parallelism": 1})
+
+
 def generate_quantized(model: Model, boundary: str = "quantized", io: str = "memory",
                        parallelism=None, dataflow: bool | None = None) -> Generated:
     gen = QGen(model, boundary, io, parallelism, dataflow)

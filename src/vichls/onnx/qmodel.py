@@ -555,9 +555,40 @@ def read_quantized(proto, source: str) -> Model:
                     "it into the convolution before quantizing (onnxruntime.quantization."
                     "quant_pre_process does)")
         if op in ("AveragePool", "QLinearAveragePool"):
-            fail(n, "quantized average pooling is not supported yet (onnxruntime's "
-                    "QLinearAveragePool computes in float32; vichls.onnx.quant has its "
-                    "reference)")
+            if op == "QLinearAveragePool":
+                if a.get("channels_last", 0):
+                    fail(n, "channels_last=1 is not supported")
+                x = int_input(n, n.input[0])
+                xq = scalar_params(n, n.input[1], n.input[2], "input")
+                if xq != qp[x]:
+                    fail(n, "its input scale and zero point differ from the input tensor's")
+                yq = scalar_params(n, n.input[3], n.input[4] if len(n.input) > 4 else None,
+                                   "output")
+                dst = out
+            else:
+                qdq_nodes.append(n)
+                x = dq_input(n, n.input[0])
+                qn = single_quantize(n)
+                handled.add(node_index[id(qn)])
+                xq = qp[x]
+                yq = scalar_params(qn, qn.input[1], qn.input[2] if len(qn.input) > 2 else None,
+                                   "output")
+                dst = qn.output[0]
+            if len(tensors[x].shape) != 3:
+                fail(n, "2-D pooling of one sample (N=1, C, H, W) is supported")
+            if any(p != 0 for p in a.get("pads", [0, 0, 0, 0])) or a.get("ceil_mode", 0) \
+                    or a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET", b"VALID",
+                                                            "VALID"):
+                fail(n, "padding and ceil_mode are not supported")
+            if xq.dtype != yq.dtype:
+                fail(n, "its input and output must be of one type")
+            kh, kw = a["kernel_shape"]
+            sh, sw_ = a.get("strides", [1, 1])
+            c, h, w = tensors[x].shape
+            lay = Layer("qavgpool", label, op, [x], dst,
+                        attrs={"kernel": (kh, kw), "strides": (sh, sw_), "x": xq, "q": yq})
+            finish(lay, (1, c, (h - kh) // sh + 1, (w - kw) // sw_ + 1), yq)
+            continue
         if op in ("Relu", "Clip", "Sigmoid", "Mul", "Cast", "Softmax", "Concat"):
             fail(n, "onnxruntime computes this operator in float between the quantized "
                     "ones (vichls supports only graphs it runs in integers)")
@@ -613,7 +644,7 @@ def _reshaped(op: str, a: dict, shape: tuple, consts: dict, n) -> tuple | None:
 
 #: operators that onnxruntime runs on quantized integers (anything else computes in float)
 _INTEGER_OPS = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "QGemm",
-                "QLinearAdd", "QLinearGlobalAveragePool", "MaxPool", "Flatten", "Reshape", "Squeeze", "Unsqueeze",
+                "QLinearAdd", "QLinearGlobalAveragePool", "QLinearAveragePool", "MaxPool", "Flatten", "Reshape", "Squeeze", "Unsqueeze",
                 "Identity", "ArgMax", "Constant"}
 
 
