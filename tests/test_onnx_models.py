@@ -221,6 +221,9 @@ def simulated():
                                                                   "pointwise": 8}}),
         "residual_stream": (om.residual(size=4), {"io": "stream"}),
         "residual_ci": (om.residual(size=4), {"parallelism": {"conv1": 9, "conv2": 1}}),
+        # the global average summed as the stream comes; parallelism balanced per layer
+        "cnn_stream_auto": (om.cnn(size=6), {"io": "stream", "parallelism": "auto"}),
+        "separable_auto": (om.separable(size=5), {"parallelism": "auto"}),
     }
     items = []
     for k, (name, (model, options)) in enumerate(designs.items()):
@@ -231,7 +234,8 @@ def simulated():
 
 @pytest.mark.parametrize("name", ["mlp_memory", "mlp_full", "mlp_stream", "branches", "cnn",
                                   "mlp_reuse", "separable_low", "separable_wide",
-                                  "residual_stream", "residual_ci"])
+                                  "residual_stream", "residual_ci", "cnn_stream_auto",
+                                  "separable_auto"])
 def test_rtl_equals_the_python_call(simulated, name):
     assert_outcome(simulated[name])
 
@@ -337,3 +341,80 @@ def test_generated_verilog_is_lint_clean(model, options):
     _, sched = vo.load(model(), **options)
     design = sched.build("fpga")
     assert lint_verilog(design.deliverable, design.signature.name) == []
+
+
+# -- parallelism balanced per layer (vichls.onnx.balance) --------------------------------------
+
+
+def test_auto_parallelism_balances_a_dataflow_design():
+    from vichls.onnx.balance import balance
+
+    m = vo.read_model(om.cnn())
+    chosen = balance(m, "fixed(16, 6)", io="stream")
+    assert set(chosen) == {"conv1", "conv2", "fc"}
+    # the interval is the slowest layer's: conv1 (3 x 64 outputs of a 9-product window)
+    # gets its whole window; the others only what keeps them below it
+    assert chosen["conv1"] == 9 and chosen["conv2"] < 36 and chosen["fc"] < 4
+    tight = balance(m, "fixed(16, 6)", io="stream", budget={"dsp": 4})
+    assert sum(tight.values()) <= 4
+
+
+def test_auto_parallelism_within_the_budget_layer_by_layer():
+    from vichls.onnx.balance import balance
+
+    m = vo.read_model(om.mlp())  # 16-64-32-32-5: 3,232 MACs, one layer after another
+    for dsp in (16, 64, 220):
+        chosen = balance(m, "fixed(16, 6)", budget={"dsp": dsp})
+        assert sum(chosen.values()) <= dsp
+    assert sum(balance(m, "fixed(16, 6)", budget={"dsp": 64}).values()) > 32
+    gen = vo.source(om.mlp(), parallelism={"default": "auto", "dense3": 1})
+    assert [i["parallelism"] for i in gen.layers][3] == 1  # a layer's own request wins
+
+
+def test_cli_parallelism_auto(tmp_path, capsys):
+    from vichls.cli import main
+    import onnx
+
+    path = tmp_path / "cnn.onnx"
+    onnx.save(om.cnn(size=6), str(path))
+    assert main(["compile", str(path), "--io", "stream", "--parallelism", "auto", "--emit",
+                 "python"]) == 0
+    assert 'customize(conv1).pipeline("ow")' in capsys.readouterr().out
+
+
+def test_flattened_producers_do_not_serialise_the_calls():
+    # regression: a layer whose pipeline flattened its nest puts its outputs under a guard
+    # (t mod N == N - 1); the stream count gave up on it, the FIFO was emptied between
+    # calls, and a call started only when the one before had ended (interval = latency)
+    _, sched = vo.load(om.cnn(size=6), io="stream", parallelism="auto")
+    df = sched.build("fpga").report["dataflow"]
+    assert not any(ch.get("emptied_between_calls") for ch in df["channels"])
+    bottleneck = next(t for t in df["tasks"] if t["name"] == df["bottleneck"])
+    assert df["interval"] == bottleneck["interval"]
+
+
+def test_back_to_back_interval_equals_the_report():
+    from vichls.driver.fpga import compile_fpga
+    from vichls.flows.sim import SimDesign, build_simulation
+    from vichls.results import differences
+
+    from e2e import SIMULATOR
+
+    model = om.cnn(size=6)
+    kern, sched = vo.load(model, io="stream", parallelism="auto")
+    design = compile_fpga(sched.module())
+    sig = kern.signature
+    x = np.random.default_rng(5).standard_normal((1, 6, 6))
+    calls = 4
+    want = vo.arguments(sig, [x])
+    kern(*want)
+    sim = build_simulation([SimDesign(design.verilog, design.signature, name="cnn6",
+                                      partitions=design.partitions)], simulator=SIMULATOR)
+    rep = sim.run_repeated("cnn6", vo.arguments(sig, [np.concatenate([x.reshape(-1)] * calls)]),
+                           calls, max_cycles=2_000_000)
+    assert not differences((None, {"cls": list(want[1]) * calls}),
+                           (None, {"cls": list(rep.streams["cls"])}))
+    gaps = [b - a for a, b in zip(rep.done_edges, rep.done_edges[1:])]
+    assert gaps[-1] == design.report["dataflow"]["interval"]
+    assert gaps[-1] < design.report["latency"]["min"]  # the calls overlap
+

@@ -34,3 +34,20 @@ def test_a_shared_value_is_evaluated_once(monkeypatch):
 def test_values_outside_the_environment_are_unknown():
     block_free = arith.AddiOp(_doubling_chain(2), _doubling_chain(1))
     assert evaluate(block_free.result, {}) == 6
+
+
+def test_affine_apply_of_loop_counters():
+    """A flattened nest's guard, ``t mod 6 == 5``, is an affine.apply before lower-affine:
+    evaluated at each iteration (the stream count of a guarded put reads it)."""
+    from xdsl.dialects import affine
+    from xdsl.dialects.builtin import AffineMapAttr, IndexType
+    from xdsl.ir import Block
+    from xdsl.ir.affine import AffineMap
+
+    t = Block(arg_types=[IndexType()]).args[0]
+    m = AffineMap.from_callable(lambda d0: (d0 % 6,))
+    apply = affine.ApplyOp([t], AffineMapAttr(m))
+    five = arith.ConstantOp.from_int_and_width(5, IndexType())
+    cond = arith.CmpiOp(apply.result, five.result, "eq")
+    assert [evaluate(cond.result, {t: k}) != 0 for k in range(12)].count(True) == 2  # (i1: -1)
+    assert evaluate(apply.result, {t: 17}) == 5

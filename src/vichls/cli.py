@@ -199,11 +199,11 @@ def _load(args) -> Loaded:
 def _onnx_options(args) -> dict:
     """vichls.onnx.load's options from --precision, --io, --parallelism."""
     par = getattr(args, "parallelism", None)
-    if par is not None and par != "full":
+    if par is not None and par not in ("full", "auto"):
         par = positive_int(par) if par.isdigit() else None
         if par is None:
             raise VichlsError(f"--parallelism {args.parallelism!r}: a whole number above zero "
-                              "(multiply-accumulates per cycle) or 'full'")
+                              "(multiply-accumulates per cycle), 'full' or 'auto'")
     return {"precision": args.precision, "io": args.io, "parallelism": par,
             "boundary": getattr(args, "boundary", None)}
 
@@ -252,8 +252,10 @@ def _onnx_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--io", choices=("memory", "stream"), default="memory",
                         help="ONNX models: tensors as arrays (memory, default) or streams")
     parser.add_argument("--parallelism", metavar="N", default=None,
-                        help="ONNX models: multiply-accumulates per cycle of each layer, or "
-                             "'full' (default: one output per cycle)")
+                        help="ONNX models: multiply-accumulates per cycle of each layer, "
+                             "'full', or 'auto' (each layer's chosen to balance the layers "
+                             "within the device's DSP blocks and block RAMs; default: one "
+                             "output per cycle)")
     parser.add_argument("--boundary", choices=("quantized", "float"), default=None,
                         help="quantized ONNX models: the design's inputs and outputs are the "
                              "int8/uint8 tensors (quantized, default) or the float ones, "

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects import arith, memref, scf
+from xdsl.dialects import affine, arith, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
@@ -105,6 +105,11 @@ def _evaluate(value: SSAValue, env: dict, memory: dict | None, known: dict) -> i
         indices = [_evaluate(v, env, memory, known) for v in owner.indices]
         word = None if any(x is None for x in indices) else memory[owner.memref].read(indices)
         result = None if word is None else _signed(word, width)
+    elif isinstance(owner, affine.ApplyOp):  # (before lower-affine: a flattened loop's guards)
+        args = [_evaluate(v, env, memory, known) for v in owner.operands]
+        amap = owner.map.data
+        result = None if any(a is None for a in args) else \
+            amap.eval(args[:amap.num_dims], args[amap.num_dims:])[0]
     elif owner.regions or isinstance(owner, (memref.LoadOp,)) or not owner.operands:
         result = None
     else:

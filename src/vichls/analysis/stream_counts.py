@@ -7,9 +7,11 @@ variables are the trip counts of loops with bounds that are parameters of the fu
 product of the trip counts of the loops around it; a ``func.call`` passing the stream adds
 the callee's count with the callee's parameters replaced by the caller's arguments.
 
-The count is unknown (None) when an op on the stream sits in an ``if`` or a ``while``, in a
-loop whose bounds are neither constants nor (extensions of) parameters, or when the stream
-is used in a way this analysis does not know.
+An op in an ``if`` is counted by enumeration when the loops around it have constant bounds
+and the conditions are computed from their counters (the guards of a flattened nest run
+once per row: ``t mod N == N - 1``). The count is unknown (None) otherwise in an ``if``, in
+a ``while``, in a loop whose bounds are neither constants nor (extensions of) parameters,
+or when the stream is used in a way this analysis does not know.
 
 Why: a FIFO between two dataflow tasks is empty after every call only if the producer puts
 exactly as many elements per call as the consumer gets; vichls/driver/dataflow.py asks this to
@@ -19,6 +21,8 @@ between calls). Assumes the loop-level IR of docs/ir.md, before inlining.
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections import Counter
 
 from xdsl.dialects import affine, arith, func, scf
@@ -27,6 +31,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from vichls.dialects import stream
 from vichls.analysis.loop_utils import constant_bounds
+from vichls.analysis.static_eval import evaluate
 
 #: a term of the polynomial: the sorted trip-count variables of its product
 Term = tuple
@@ -109,11 +114,56 @@ def substitute(count: Count, args: list[SSAValue]) -> Count | None:
     return out
 
 
+#: The most iterations _guarded_count walks through.
+GUARD_ENUMERATION_LIMIT = 1 << 16
+
+
+def _guarded_count(op: Operation) -> Count | None:
+    """How many times ``op`` runs under the ``scf.if``s around it, when every loop around it
+    has constant bounds and every condition is computed from the loops' counters (a
+    flattened nest's guards, ``t mod N == N - 1``): counted at every iteration (up to
+    GUARD_ENUMERATION_LIMIT of them); None otherwise."""
+    loops, guards = [], []
+    child, parent = op, op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        if isinstance(parent, scf.IfOp):
+            guards.append((parent.cond, child.parent_region() is parent.true_region))
+        elif isinstance(parent, (affine.ForOp, scf.ForOp)):
+            trip = _trip(parent)
+            if trip is None or set(trip) - {()}:
+                return None
+            if isinstance(parent, affine.ForOp):
+                b = constant_bounds(parent)
+                loops.append((parent.body.block.args[0], range(b.lower, b.upper, b.step)))
+            else:
+                lb, ub, step = (_bound_key(v)[1] for v in (parent.lb, parent.ub, parent.step))
+                loops.append((parent.body.block.args[0], range(lb, ub, step)))
+        else:
+            return None
+        child, parent = parent, parent.parent_op()
+    if math.prod(len(r) for _, r in loops) > GUARD_ENUMERATION_LIMIT:
+        return None
+    ivs = [iv for iv, _ in loops]
+    count = 0
+    for point in itertools.product(*(r for _, r in loops)):
+        env = dict(zip(ivs, point))
+        taken = True
+        for cond, then in guards:
+            v = evaluate(cond, env)
+            if v is None:
+                return None
+            taken = taken and (v != 0) == then
+        count += taken
+    return _constant(count)
+
+
 def _repetitions(op: Operation) -> Count | None:
     times: Count = {(): 1}
     parent = op.parent_op()
     while parent is not None and not isinstance(parent, func.FuncOp):
-        if isinstance(parent, (scf.IfOp, scf.WhileOp, affine.IfOp)):
+        if isinstance(parent, scf.IfOp):
+            return _guarded_count(op)
+        if isinstance(parent, (scf.WhileOp, affine.IfOp)):
             return None
         if isinstance(parent, (affine.ForOp, scf.ForOp)):
             trip = _trip(parent)

@@ -22,9 +22,10 @@ from pathlib import Path
 import numpy as np
 
 from vichls.errors import VichlsError
-from vichls.onnx.codegen import DEFAULT_PRECISION, Generated, generate
-from vichls.onnx.model import Model, OnnxError, load_proto
-from vichls.onnx.model import read_float
+from vichls.onnx.balance import balance
+from vichls.onnx.codegen import DEFAULT_PRECISION, Generated
+from vichls.onnx.codegen import generate as _generate
+from vichls.onnx.model import Model, OnnxError, load_proto, read_float
 from vichls.onnx.qcodegen import generate_quantized
 from vichls.onnx.qmodel import is_quantized, read_quantized
 
@@ -42,7 +43,9 @@ def read_model(path_or_model) -> Model:
     return read_float(proto, name)
 
 
-def _generate(m: Model, precision, io, parallelism, dataflow, boundary) -> Generated:
+def _dispatch(m: Model, precision, io, parallelism, dataflow, boundary) -> Generated:
+    """Code generation of a float model (``generate``) or of a quantized one
+    (vichls.onnx.qcodegen), ``parallelism="auto"`` resolved for both."""
     if m.quant is None:
         if boundary is not None:
             raise OnnxError("boundary applies to quantized models only (this model has no "
@@ -51,7 +54,30 @@ def _generate(m: Model, precision, io, parallelism, dataflow, boundary) -> Gener
     if precision not in (DEFAULT_PRECISION, None):
         raise OnnxError("precision does not apply to a quantized model (its arithmetic is "
                         "onnxruntime's integer one)", m.source)
+    # (the balance prices a product at the default precision's 16 bits: a quantized
+    # layer's products are 16 bits wide or less)
+    parallelism = _auto(m, DEFAULT_PRECISION, io, parallelism, dataflow)
     return generate_quantized(m, boundary or "quantized", io, parallelism, dataflow)
+
+
+def _auto(m: Model, precision, io, parallelism, dataflow):
+    """``parallelism`` with ``"auto"`` (or a dict whose ``"default"`` is ``"auto"``)
+    chosen per layer by vichls.onnx.balance."""
+    if isinstance(parallelism, dict) and parallelism.get("default") == "auto":
+        chosen = balance(m, precision, io, dataflow)
+        return {**chosen, **{k: v for k, v in parallelism.items() if k != "default"}}
+    if isinstance(parallelism, str) and parallelism == "auto":
+        return balance(m, precision, io, dataflow)
+    return parallelism
+
+
+def generate(m: Model, precision=DEFAULT_PRECISION, io: str = "memory", parallelism=None,
+             dataflow: bool | None = None) -> Generated:
+    """Code generation (vichls.onnx.codegen), with ``parallelism="auto"`` (or a dict whose
+    ``"default"`` is ``"auto"``) chosen per layer by vichls.onnx.balance for the active
+    device's DSP blocks and block RAMs."""
+    return _generate(m, precision, io, _auto(m, precision, io, parallelism, dataflow),
+                     dataflow)
 
 
 def source(model, precision=DEFAULT_PRECISION, io: str = "memory", parallelism=None,
@@ -59,7 +85,7 @@ def source(model, precision=DEFAULT_PRECISION, io: str = "memory", parallelism=N
     """The generated kernel file of ``model`` (``.source``) and its weights (``.weights``).
     boundary (quantized models): ``"quantized"`` (default) or ``"float"``."""
     m = model if isinstance(model, Model) else read_model(model)
-    return _generate(m, precision, io, parallelism, dataflow, boundary)
+    return _dispatch(m, precision, io, parallelism, dataflow, boundary)
 
 
 def _pseudo_name(m: Model) -> str:
@@ -85,13 +111,14 @@ def load(model, precision=DEFAULT_PRECISION, io: str = "memory", parallelism=Non
     precision: ``"fixed(W, I)"`` (with ``quant=``/``overflow=`` if wanted), ``"float32"``,
     or a dict from ONNX node names (and model input names, and ``"default"``) to those.
     io: ``"memory"`` (arrays) or ``"stream"`` (element by element in C order).
-    parallelism: multiply-accumulates per cycle of each dense layer: None (one output per
-    cycle), an int, ``"full"``, or a dict from node names (and ``"default"``) to those.
+    parallelism: multiply-accumulates per cycle of each dense or convolution layer: None
+    (one output per cycle), an int, ``"full"``, ``"auto"`` (balanced by vichls.onnx.balance
+    within the device's DSP blocks), or a dict from node names (and ``"default"``) to those.
     dataflow: run the layers as concurrent tasks (default: with ``io="stream"``).
     boundary (quantized models): ``"quantized"`` (default: the parameters are the int8/uint8
     tensors) or ``"float"`` (float32 parameters, (de)quantized in the design)."""
     m = model if isinstance(model, Model) else read_model(model)
-    gen = _generate(m, precision, io, parallelism, dataflow, boundary)
+    gen = _dispatch(m, precision, io, parallelism, dataflow, boundary)
     ns = load_generated(gen, _pseudo_name(m))
     return ns[gen.top], ns["schedule"]
 

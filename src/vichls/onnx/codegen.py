@@ -380,6 +380,29 @@ class _Gen:
         self.shapes[name] = tuple(values.shape)
         return name
 
+    # -- the parallelism a layer can take -------------------------------------------------
+    def points(self, lay: Layer) -> list[int]:
+        """The multiply-accumulates per cycle ``lay`` can run at, ascending: a parallelism
+        request equal to one of them gets exactly it (what layer_dense and layer_conv
+        choose); [] for a layer without multiply-accumulates."""
+        if lay.kind == "dense":
+            n_out, k_in = lay.weight.shape
+            pts = {u for u in range(1, k_in) if k_in % u == 0}
+            wide = self.io == "memory" and not self.dataflow
+            pts |= {k_in * v for v in range(1, n_out + 1) if n_out % v == 0
+                    and (v == 1 or wide)}
+            if self.dataflow and self.io == "memory":
+                pts = {p for p in pts if p <= 2}
+            return sorted(pts)
+        if lay.kind == "conv":
+            _, cig, kh_n, kw_n = lay.weight.shape
+            win = kh_n * kw_n
+            # (several output channels per cycle are left out: the loops then run
+            # oh, ow, co, which the pipeline does not flatten yet, and each row of
+            # outputs fills and drains the pipeline; see docs/onnx.md)
+            return sorted({1, kw_n} | {u * win for u in range(1, cig + 1) if cig % u == 0})
+        return []
+
     # -- layers ----------------------------------------------------------------------------
     def layer(self, lay: Layer) -> None:
         getattr(self, "layer_" + lay.kind)(lay)
@@ -573,7 +596,8 @@ class _Gen:
         self.kernels.append(src)
         self.calls.append(f"{name}({xin}, {y})")
         if mode == "window":   # the window's products at once, v outputs per cycle
-            directives = (f".unroll(\"co\", {v}).pipeline(\"co\")" if v > 1
+            # (every output channel at once: the co loop, innermost, unrolled in ow's)
+            directives = (f".unroll(\"co\", {v}).pipeline(\"co\")" if 1 < v < co_n
                           else ".pipeline(\"ow\")")
         elif mode == "ci":
             directives = (f".unroll(\"ci\", {u})" if u > 1 else "") + ".pipeline(\"ci\")"
@@ -633,6 +657,20 @@ class _Gen:
                      f"                        m += {xa}[c, {row}, {col}]\n")
             result = f"m * {inv}[0]"
         y = self.out_var(lay, t, (c_n, oh_n, ow_n))
+        if self.io == "stream" and lay.attrs["kind"] == "avg" and (oh_n, ow_n) == (1, 1) \
+                and (kh_n, kw_n) == (h_n, w_n):
+            # a global average over a stream in C order: each channel's elements arrive
+            # together, summed as they come (no buffer, one element per cycle)
+            self.kernels.append(
+                f"@kernel\ndef {name}(x: stream[{spell(tx)}], y: stream[{spell(t)}]):\n"
+                f"    for c in range({c_n}):\n        m: {acc_t} = 0.0\n"
+                f"        for i in range({h_n * w_n}):\n            m += x.get()\n"
+                f"        y.put({result})\n\n")
+            self.calls.append(f"{name}({xin}, {y})")
+            self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline(\"i\"))")
+            self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name,
+                                    "macs": 0, "parallelism": 1})
+            return
         store = f"y.put({result})" if self.io == "stream" else f"y[c, oh, ow] = {result}"
         body = (f"    for c in range({c_n}):\n        for oh in range({oh_n}):\n"
                 f"            for ow in range({ow_n}):\n" + inner + f"                {store}\n")

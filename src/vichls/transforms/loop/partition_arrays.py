@@ -730,6 +730,36 @@ def _unroll_loops_indexing(array: SSAValue) -> None:
                 break
 
 
+# -- equal loads read once ---------------------------------------------------------------------
+
+
+def _merge_equal_loads(array: SSAValue) -> None:
+    """Loads of ``array`` in one block with the same map and the same operands, no store
+    to the array (or call) between them, become the first of them. Unrolled copies of a
+    loop whose index does not move the access (the output channels of a convolution all
+    read one input window) load the same elements: left apart, each copy is a window of
+    its own below and reads every bank again (three copies, three times the port demand)."""
+    loads = [use.operation for use in array.uses if isinstance(use.operation, affine.LoadOp)
+             and use.operation.memref is array]
+    groups: dict = {}
+    for load in loads:
+        key = (load.parent_block(), load.map, tuple(load.indices))
+        groups.setdefault(key, []).append(load)
+    for (block, _, _), members in groups.items():
+        if len(members) < 2:
+            continue
+        order = {op: n for n, op in enumerate(block.ops)}
+        members.sort(key=lambda m: order[m])
+        first = members[0]
+        for later in members[1:]:
+            if not _no_store_between(block, order[first], order[later], [array]):
+                first = later
+                continue
+            later.results[0].replace_all_uses_with(first.results[0])
+            later.detach()
+            later.erase()
+
+
 # -- the initialisation of a partitioned local array, bank by bank ---------------------------
 
 
@@ -967,6 +997,7 @@ class _Partitioner:
                 splits.append(_Split(kind, f, axis, shape[axis]))
         splits.sort(key=lambda split: split.axis)
         fill = _take_fill(array) if local else None
+        _merge_equal_loads(array)
         if any(split.kind == "complete" for split in splits):
             _unroll_loops_indexing(array)
         # last axis first, so that dropping a dimension (complete) leaves earlier axes alone;
