@@ -328,3 +328,19 @@ def test_generated_verilog_is_lint_clean(mlp, residual):
         _, sched = vo.load(model, **options)
         design = sched.build("fpga")
         assert lint_verilog(design.deliverable, design.signature.name) == []
+
+
+def test_auto_parallelism_on_a_quantized_model(residual):
+    """parallelism="auto" (vichls.onnx.balance) chooses the quantized layers' points as
+    the float ones'; the result stays bit-exact."""
+    q = residual["QOperator"]
+    def chosen(**options):
+        return [info["parallelism"] for info in vo.source(q, **options).layers if info["macs"]]
+    assert chosen(parallelism="auto") != chosen()
+    m = vo.read_model(q)
+    kern, _ = vo.load(m, parallelism="auto")
+    sess = qm.session(q)
+    for x in qm.samples(q, 10, 3):
+        ref = sess.run(None, {"x": x[None]})[0].reshape(-1)
+        got = vo.model_outputs(m, vo.run(kern, kern.signature, vo.design_inputs(m, [x])))[0]
+        assert _bits(np.asarray(got, ref.dtype).reshape(-1)) == _bits(ref)
