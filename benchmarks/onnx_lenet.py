@@ -4,7 +4,7 @@ side, every design simulated and checked bit for bit against its Python call, an
 Python call against onnxruntime's CPU provider on the whole digits test set (bit for bit:
 the mismatch count must be 0).
 
-    python benchmarks/onnx_lenet.py [--runs 4] [--synth] [--markdown F] [--keep DIR]
+    python benchmarks/onnx_lenet.py [--runs 4] [--synth] [--auto] [--markdown F] [--keep DIR]
 
 The network: Conv 3x3 1->8, ReLU, MaxPool 2, Conv 3x3 8->16, ReLU, Flatten, Gemm 16->10.
 The first convolution's filters are seeded (normal); the rest (the second convolution,
@@ -128,6 +128,8 @@ def main() -> int:
     ap.add_argument("--synth", action="store_true", help="Yosys synth_xilinx resources")
     ap.add_argument("--markdown", metavar="FILE")
     ap.add_argument("--keep", metavar="DIR", help="write the quantized model there")
+    ap.add_argument("--auto", action="store_true",
+                    help="also the designs at parallelism='auto' (vichls.onnx.balance)")
     args = ap.parse_args()
     import onnxruntime as ort
 
@@ -162,7 +164,11 @@ def main() -> int:
         right_vichls += int(np.argmax(got) == label)
     print(f"test set checked in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
     rows, designs, calls, expected, sigs = [], [], {}, {}, {}
-    for name, options in (("memory", {}), ("stream", {"io": "stream"})):
+    variants = [("memory", {}), ("stream", {"io": "stream"})]
+    if args.auto:
+        variants += [("memory_auto", {"parallelism": "auto"}),
+                     ("stream_auto", {"io": "stream", "parallelism": "auto"})]
+    for name, options in variants:
         kern, sched = vo.load(m, **options)
         gen = vo.source(m, **options)
         c0 = time.process_time()
@@ -187,7 +193,7 @@ def main() -> int:
                      "interval": design.report.get("dataflow", {}).get("interval",
                                                                           lat.get("max")),
                      "estimate": design.report.get("resources", {}),
-                     "bound": max(bounds) if name == "stream" else sum(bounds),
+                     "bound": max(bounds) if options.get("io") == "stream" else sum(bounds),
                      "macs": sum(i["macs"] for i in layers),
                      "per_cycle": "/".join(str(i["parallelism"]) for i in layers),
                      "plans": ", ".join(f"{p['node']}: {p['kind']}" + (
