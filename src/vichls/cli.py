@@ -204,7 +204,8 @@ def _onnx_options(args) -> dict:
         if par is None:
             raise VichlsError(f"--parallelism {args.parallelism!r}: a whole number above zero "
                               "(multiply-accumulates per cycle), 'full' or 'auto'")
-    return {"precision": args.precision, "io": args.io, "parallelism": par}
+    return {"precision": args.precision, "io": args.io, "parallelism": par,
+            "boundary": getattr(args, "boundary", None)}
 
 
 def _emit_onnx_python(args) -> int:
@@ -238,6 +239,9 @@ def _check_onnx_inputs(args) -> None:
     print(f"  accuracy:  argmax agrees with onnxruntime on {r['agree']} of {r['samples']} "
           f"inputs ({100 * r['argmax_agreement']:.1f}%); largest absolute error "
           f"{r['max_abs_error']:.6g}")
+    if "mismatches" in r:
+        print(f"  bit-exact: {r['samples'] - r['mismatches']} of {r['samples']} outputs equal "
+              "onnxruntime's bit for bit")
 
 
 def _onnx_arguments(parser: argparse.ArgumentParser) -> None:
@@ -252,6 +256,10 @@ def _onnx_arguments(parser: argparse.ArgumentParser) -> None:
                              "'full', or 'auto' (each layer's chosen to balance the layers "
                              "within the device's DSP blocks and block RAMs; default: one "
                              "output per cycle)")
+    parser.add_argument("--boundary", choices=("quantized", "float"), default=None,
+                        help="quantized ONNX models: the design's inputs and outputs are the "
+                             "int8/uint8 tensors (quantized, default) or the float ones, "
+                             "(de)quantized in hardware (float)")
 
 
 def _emit(args, files: dict[str, str], text: str) -> int:

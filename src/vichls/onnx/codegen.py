@@ -82,12 +82,39 @@ def _divisor_at_most(n: int, p: int) -> int:
 
 
 @dataclass
+class Arith:
+    """The arithmetic of a multiply-accumulate layer (dense or convolution): the result's
+    type, the weight and bias tables, the accumulator's type and first value, the product of
+    an input by a weight, and the statements (``lines``, unindented) that turn ``acc`` into
+    the stored ``result``. ``tables`` are further per-output-channel tables (partitioned as
+    the bias is)."""
+    out_t: object
+    w: str
+    b: str | None
+    acc_t: str
+    init: str
+    result: str
+    lines: list[str] = field(default_factory=list)
+    tables: list[str] = field(default_factory=list)
+    product: str = "{x} * {w}"
+
+    def mac(self, x: str, w: str) -> str:
+        return "acc += " + self.product.format(x=x, w=w)
+
+    def finish(self, indent: str, store: str) -> str:
+        """The statements computing the result, then ``store`` (with ``{}`` for it)."""
+        return "".join(f"{indent}{line}\n" for line in self.lines) + \
+            f"{indent}{store.format(self.result)}\n"
+
+
+@dataclass
 class Generated:
     source: str
     weights: dict[str, np.ndarray]
     top: str
     params: list[str]               # the top's parameter names (inputs, then outputs)
     layers: list[dict] = field(default_factory=list)  # per layer: name, node, macs, parallelism
+    plans: list[dict] = field(default_factory=list)   # quantized: each requantization's plan
 
 
 class _Gen:
@@ -186,6 +213,28 @@ class _Gen:
     def zero(self, t) -> str:
         return "0.0"
 
+    def input_type(self, t):
+        """The element type of model input ``t``: its precision."""
+        return parse_precision(self.precision.get(t.name, spell(self.default))
+                               if t.name in self.precision else self.default,
+                               f"input '{t.name}'")
+
+    def pad_value(self, lay: Layer, tx) -> str:
+        """What the zero border of a padded convolution's input holds."""
+        return self.zero(tx)
+
+    def arith(self, lay: Layer, tx, terms: int, name: str, channel: str) -> Arith:
+        """The arithmetic of dense or convolution layer ``lay`` (``terms`` products per
+        output, input elements of type ``tx``; ``channel`` indexes the output channel):
+        the layer's precision for weights, bias and result, an accumulator wide enough
+        for every partial sum, the activation on the result."""
+        t = self.prec_of(lay)
+        w = self.const(f"{name}_w", lay.weight, t)
+        b = self.const(f"{name}_b", lay.bias, t) if lay.bias is not None else None
+        acc_t = self._acc_type(lay, tx, t, terms)
+        return Arith(t, w, b, acc_t, f"{b}[{channel}]" if b else "0.0",
+                     self.activation("acc", lay.activation))
+
     # -- the model -------------------------------------------------------------------------
     def run(self) -> Generated:
         m = self.m
@@ -196,9 +245,7 @@ class _Gen:
             self.var[t.name] = v
             self.param_names.add(v)
             self.shapes[v] = t.shape
-            self.ttype[t.name] = parse_precision(self.precision.get(t.name, spell(self.default))
-                                                 if t.name in self.precision else self.default,
-                                                 f"input '{t.name}'")
+            self.ttype[t.name] = self.input_type(t)
             params.append(v)
         for t in m.outputs:
             v = _ident(t.name, self.taken)
@@ -266,7 +313,7 @@ class _Gen:
                    "import numpy as np  # noqa: F401",
                    "",
                    "import vichls",
-                   "from vichls import fixed, float32, int32, kernel, stream, ufixed  # noqa: F401",
+                   "from vichls import fixed, float32, int8, int32, kernel, stream, ufixed, uint8  # noqa: F401",
                    "",
                    "if \"WEIGHTS\" not in globals():  # written out: the weights are beside",
                    "    WEIGHTS = dict(np.load(__file__[:-3] + \".npz\"))",
@@ -361,32 +408,13 @@ class _Gen:
         getattr(self, "layer_" + lay.kind)(lay)
 
     def layer_dense(self, lay: Layer) -> None:
-        t = self.prec_of(lay)
         x = lay.inputs[0]
         tx = self.elem_type(x)
         n_out, k_in = lay.weight.shape
         macs = n_out * k_in
         name = _ident(lay.node, self.taken)
-        w = self.const(f"{name}_w", lay.weight, t)
-        b = self.const(f"{name}_b", lay.bias, t) if lay.bias is not None else None
-        if isinstance(t, FloatType) or isinstance(tx, FloatType):
-            if not (isinstance(t, FloatType) and isinstance(tx, FloatType)):
-                raise OnnxError(f"node '{lay.node}' ({lay.op_type}): mixing float32 and fixed "
-                                "point between layers is not supported")
-            acc_t = "float32"
-            init = f"{b}[o]" if b else "0.0"
-        else:
-            guard = math.ceil(math.log2(k_in + 1))
-            width = tx.width + t.width + guard
-            ib = tx.int_bits + t.int_bits + guard
-            if width > 64:
-                width = 64
-            if ib > 64:
-                raise OnnxError(f"node '{lay.node}' ({lay.op_type}): the accumulator needs "
-                                f"{ib} integer bits; use narrower precisions")
-            acc_t = f"fixed({width}, {ib})"
-            init = f"{b}[o]" if b else "0.0"
-        act = self.activation("acc", lay.activation)
+        ar = self.arith(lay, tx, k_in, name, "o")
+        t, w, b, acc_t, init = ar.out_t, ar.w, ar.b, ar.acc_t, ar.init
         y = self.out_var(lay, t, (n_out,))
         xin = self.in_vars(lay)[0]
         par = self.par_of(lay, macs)
@@ -402,11 +430,11 @@ class _Gen:
             xb = _ident(f"{name}_in", self.taken)
             self.shapes[xb] = (k_in,)
             src = (f"@kernel\ndef {name}(x: stream[{spell(tx)}], y: stream[{spell(t)}]):\n"
-                   f"    {xb}: {self.arr(tx, (k_in,))} = 0.0\n"
+                   f"    {xb}: {self.arr(tx, (k_in,))} = {self.zero(tx)}\n"
                    f"    for j in range({k_in}):\n        {xb}[j] = x.get()\n"
                    f"    for o in range({n_out}):\n        acc: {acc_t} = {init}\n"
-                   f"        for i in range({k_in}):\n            acc += {xb}[i] * {w}[o, i]\n"
-                   f"        y.put({act})\n\n")
+                   f"        for i in range({k_in}):\n            {ar.mac(f'{xb}[i]', f'{w}[o, i]')}\n"
+                   + ar.finish("        ", "y.put({})") + "\n")
             self.calls.append(f"{name}({xin}, {y})")
             xarr, yarr = xb, None
             self.rolled(xb)  # (written one element at a time)
@@ -426,13 +454,14 @@ class _Gen:
             # many banks as that): copy them into registers of this layer's own first
             copy = u == k_in and v < n_out and self._written_in_groups(xin, k_in)
             xr = _ident(f"{name}_x", self.taken) if copy else "x"
-            head = (f"    {xr}: {self.arr(tx, (k_in,))} = 0.0\n    for j in range({k_in}):\n"
+            head = (f"    {xr}: {self.arr(tx, (k_in,))} = {self.zero(tx)}\n"
+                    f"    for j in range({k_in}):\n"
                     f"        {xr}[j] = x[j]\n") if copy else ""
             src = (f"@kernel\ndef {name}(x: {self.arr(tx, (k_in,))}, y: {self.arr(t, (n_out,))}):\n"
                    + head +
                    f"    for o in range({n_out}):\n        acc: {acc_t} = {init}\n"
-                   f"        for i in range({k_in}):\n            acc += {xr}[i] * {w}[o, i]\n"
-                   f"        y[o] = {act}\n\n")
+                   f"        for i in range({k_in}):\n            {ar.mac(f'{xr}[i]', f'{w}[o, i]')}\n"
+                   + ar.finish("        ", "y[o] = {}") + "\n")
             self.calls.append(f"{name}({xin}, {y})")
             xarr, yarr = xin, y
             extra = ""
@@ -450,8 +479,8 @@ class _Gen:
             self.want(yarr, 1, v, "write")
         self.want(w, 1, v)
         self.want(w, 2, u)
-        if b:
-            self.want(b, 1, v)
+        for table in ([b] if b else []) + ar.tables:
+            self.want(table, 1, v)
         self.layer_info.append({"node": lay.node, "op": "+".join([lay.op_type] + lay.fused)
                                 if lay.fused else lay.op_type, "kernel": name, "macs": macs,
                                 "parallelism": u * v})
@@ -472,7 +501,6 @@ class _Gen:
         return f"fixed({width}, {ib})"
 
     def layer_conv(self, lay: Layer) -> None:
-        t = self.prec_of(lay)
         x = lay.inputs[0]
         tx = self.elem_type(x)
         co_n, cig, kh_n, kw_n = lay.weight.shape   # cig: input channels per group
@@ -486,11 +514,8 @@ class _Gen:
         terms = cig * win
         macs = co_n * oh_n * ow_n * terms
         name = _ident(lay.node, self.taken)
-        w = self.const(f"{name}_w", lay.weight, t)
-        b = self.const(f"{name}_b", lay.bias, t) if lay.bias is not None else None
-        acc_t = self._acc_type(lay, tx, t, terms)
-        init = f"{b}[co]" if b else "0.0"
-        act = self.activation("acc", lay.activation)
+        ar = self.arith(lay, tx, terms, name, "co")
+        t, w, b, acc_t, init = ar.out_t, ar.w, ar.b, ar.acc_t, ar.init
         y = self.out_var(lay, t, (co_n, oh_n, ow_n))
         xin = self.in_vars(lay)[0]
         pads = lay.attrs["pads"]
@@ -530,8 +555,8 @@ class _Gen:
         # always with streams): the window reads it without conditions
         buffered = self.io == "stream" or padded
         xa = _ident(f"{name}_in", self.taken) if buffered else "x"
-        mac = f"acc += {xa}[{xch}, {row}, {col}] * {w}[co, {wci}, kh, kw]"
-        store = f"y.put({act})" if self.io == "stream" else f"y[co, oh, ow] = {act}"
+        mac = ar.mac(f"{xa}[{xch}, {row}, {col}]", f"{w}[co, {wci}, kh, kw]")
+        store = "y.put({})" if self.io == "stream" else "y[co, oh, ow] = {}"
         # output channels innermost when several are computed at once (memory io only)
         outer = ([("oh", oh_n), ("ow", ow_n), ("co", co_n)] if v > 1
                  else [("co", co_n), ("oh", oh_n), ("ow", ow_n)])
@@ -542,13 +567,14 @@ class _Gen:
         inner = ([("ci", cig)] if cig > 1 else []) + [("kh", kh_n), ("kw", kw_n)]
         body += "".join(f"{ind}{'    ' * k}for {var} in range({n}):\n"
                         for k, (var, n) in enumerate(inner))
-        body += f"{ind}{'    ' * len(inner)}{mac}\n{ind}{store}\n"
+        body += f"{ind}{'    ' * len(inner)}{mac}\n" + ar.finish(ind, store)
         head = ""
         if buffered:
             self.shapes[xa] = (ci_n, hp, wp)
             at = (f"j0, j1 + {pads[0]}, j2 + {pads[1]}" if padded else "j0, j1, j2")
             value = "x.get()" if self.io == "stream" else "x[j0, j1, j2]"
-            head = (f"    {xa}: {self.arr(tx, (ci_n, hp, wp))} = 0.0\n"
+            head = (f"    {xa}: {self.arr(tx, (ci_n, hp, wp))} = "
+                    f"{self.pad_value(lay, tx) if padded else self.zero(tx)}\n"
                     f"    for j0 in range({ci_n}):\n        for j1 in range({h_n}):\n"
                     f"            for j2 in range({w_n}):\n"
                     f"                {xa}[{at}] = {value}\n")
@@ -585,8 +611,8 @@ class _Gen:
         self.want(w, 2, u if mode in ("window", "ci") else 1)
         self.want(w, 3, kh_n if mode in ("window", "ci") else 1)
         self.want(w, 4, kw_n if mode != "kw" else 1)
-        if b:
-            self.want(b, 1, v)
+        for table in ([b] if b else []) + ar.tables:
+            self.want(table, 1, v)
         self.compose.append(f"schedule.compose(vichls.customize({name}){directives}{extra})")
         self.layer_info.append({"node": lay.node, "op": "+".join([lay.op_type] + lay.fused)
                                 if lay.fused else lay.op_type, "kernel": name, "macs": macs,
@@ -650,7 +676,7 @@ class _Gen:
                 f"            for ow in range({ow_n}):\n" + inner + f"                {store}\n")
         if self.io == "stream":
             src = (f"@kernel\ndef {name}(x: stream[{spell(tx)}], y: stream[{spell(t)}]):\n"
-                   f"    {xa}: {self.arr(tx, (c_n, h_n, w_n))} = 0.0\n"
+                   f"    {xa}: {self.arr(tx, (c_n, h_n, w_n))} = {self.zero(tx)}\n"
                    f"    for j0 in range({c_n}):\n        for j1 in range({h_n}):\n"
                    f"            for j2 in range({w_n}):\n"
                    f"                {xa}[j0, j1, j2] = x.get()\n" + body + "\n")

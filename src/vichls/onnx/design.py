@@ -4,14 +4,17 @@ with their schedule applied and random inputs of the model's shapes."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from vichls.errors import VichlsError
 from vichls.frontend.design_file import Loaded
 
 
 def load_onnx_design(path: str, top: str | None, options: dict) -> Loaded:
     """An ONNX model compiled to kernels (vichls.onnx), with its schedule applied; random
-    inputs are normal samples of the model's input shapes."""
-    from vichls.onnx import arguments, load, read_model, run
+    inputs are normal samples of the model's input shapes (quantized as the model's
+    QuantizeLinear does for a quantized model's default boundary)."""
+    from vichls.onnx import arguments, design_inputs, load, read_model, run
 
     model = read_model(path)
     kernel, schedule = load(model, **options)
@@ -21,7 +24,8 @@ def load_onnx_design(path: str, top: str | None, options: dict) -> Loaded:
     sig = kernel.signature
 
     def make_inputs(rng):
-        return arguments(sig, [rng.standard_normal(s) for s in shapes])
+        floats = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+        return arguments(sig, design_inputs(model, floats, options.get("boundary")))
 
     loaded = Loaded(schedule.module(), kernel, schedule, make_inputs)
     loaded.onnx_model = model

@@ -51,7 +51,8 @@ class Tensor:
 
 @dataclass
 class Layer:
-    kind: str                  # dense | elementwise | copy | argmax
+    kind: str                  # dense | conv | pool | elementwise | copy | argmax; quantized
+    #                            models (vichls/onnx/qmodel.py) add quantize | dequantize | qadd
     node: str                  # the ONNX name of the layer's main node (or its op and index)
     op_type: str
     inputs: list[str]          # tensor names (activations only)
@@ -74,6 +75,7 @@ class Model:
     layers: list[Layer]
     onnx_model: object = None
     source: str = "<model>"
+    quant: dict | None = None  # a quantized model: tensor name -> QParams of its integers
 
 
 def _onnx():
@@ -106,10 +108,14 @@ def _drop_batch(shape: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def read_model(path_or_model) -> Model:
+    return read_float(*load_proto(path_or_model))
+
+
+def read_float(proto, source: str) -> Model:
+    """A float model's ``ModelProto`` read into layers (``source`` names it in messages)."""
     onnx = _onnx()
     from onnx import numpy_helper
 
-    proto, source = load_proto(path_or_model)
     try:
         inferred = onnx.shape_inference.infer_shapes(proto, strict_mode=True)
     except Exception as e:

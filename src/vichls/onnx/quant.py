@@ -754,6 +754,11 @@ def _f32_literal(v) -> str:
     return repr(f)
 
 
+def _plus(v: int) -> str:
+    """`` + v``, `` - |v|`` or nothing, to follow an expression."""
+    return f" + {v}" if v > 0 else f" - {-v}" if v < 0 else ""
+
+
 def _vichls_name(dtype: str) -> str:
     return {"int8": "int8", "uint8": "uint8"}[dtype]
 
@@ -797,7 +802,8 @@ def requant_source(plan: IntRequant | FloatRequant, acc: str, out: str,
         else:
             m_expr, r_expr = str(plan.multipliers[0]), str(plan.offsets[0])
         body.append(f"{indent}{prefix}_p: {pt} = {pt}({acc}) * {m_expr} + {r_expr}")
-        body.append(f"{indent}{prefix}_q: {pt} = ({prefix}_p >> {plan.shift}) + {zp}")
+        plus = _plus(zp)
+        body.append(f"{indent}{prefix}_q: {pt} = ({prefix}_p >> {plan.shift}){plus}")
         clamped = f"min(max({prefix}_q, {qlo}), {qhi})"
         if not plan.exceptions:
             body.append(f"{indent}{out}: {tname} = {tname}({clamped})")
@@ -833,7 +839,8 @@ def requant_source(plan: IntRequant | FloatRequant, acc: str, out: str,
     body.append(f"{indent}{prefix}_v = min(float32({hi_l}), max(float32({lo_l}), {prefix}_v))")
     body.append(f"{indent}{prefix}_r: fixed(10, 10, quant=\"rnd_conv\", overflow=\"sat\") = "
                 f"{prefix}_v")
-    body.append(f"{indent}{out}: {tname} = {tname}(int32({prefix}_r) + {zp})")
+    plus = _plus(zp)
+    body.append(f"{indent}{out}: {tname} = {tname}(int32({prefix}_r){plus})")
     return mod, body
 
 
@@ -988,7 +995,7 @@ def quantize_source(scale, zero_point, dtype, x: str, out: str, prefix: str = "q
         f"{indent}{prefix}_v = min(float32({_f32_literal(qhi - zp)}), "
         f"max(float32({_f32_literal(qlo - zp)}), {prefix}_v))",
         f"{indent}{prefix}_r: fixed(10, 10, quant=\"rnd_conv\", overflow=\"sat\") = {prefix}_v",
-        f"{indent}{out}: {tname} = {tname}(int32({prefix}_r) + {zp})",
+        f"{indent}{out}: {tname} = {tname}(int32({prefix}_r){_plus(zp)})",
     ]
 
 
@@ -996,5 +1003,5 @@ def dequantize_source(scale, zero_point, q: str, out: str, indent: str = "    ")
     """Statements for DequantizeLinear of the int8/uint8 expression ``q`` into the new
     float32 local ``out``: ``float32(int32(q) - zp) * scale``."""
     zp = int(np.asarray(zero_point).reshape(-1)[0])
-    return [f"{indent}{out}: float32 = float32(int32({q}) - {zp}) * "
+    return [f"{indent}{out}: float32 = float32(int32({q}){_plus(-zp)}) * "
             f"float32({_f32_literal(scale)})"]
