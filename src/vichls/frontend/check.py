@@ -182,17 +182,17 @@ class Checker:
 
     # -- symbols ----------------------------------------------------------------------------
     def new_uid(self, name: str) -> str:
-        """A name for the symbol unique in the kernel, that the IR keeps as its SSA name
-        hint: xDSL drops a ``_<digits>`` ending from a name hint (its own numbering), so
-        such a name (``i0_1``, or a repeated ``i`` numbered ``i_2``) ends in ``_``."""
+        """A name for the symbol unique in the kernel (``i``, then ``i_2``, ...). The IR
+        keeps it as an SSA name hint, from which xDSL drops a ``_<digits>`` ending (its own
+        numbering): ``i_2`` reads back as ``i``, which still names the same source variable,
+        but a source name with such an ending (``i0_1``) would read back as another
+        (``i0``), so its names end in ``_`` (``i0_1_``, ``i0_1_2_``)."""
         uid, n = name, 1
-        while uid in self.uids or uid.startswith("_v"):
+        numbered = _NUMBERED.fullmatch(name) is not None
+        while (uid + "_" * numbered) in self.uids or uid.startswith("_v"):
             n += 1
             uid = f"{name}_{n}"
-        if _NUMBERED.fullmatch(uid):
-            uid += "_"
-            while uid in self.uids:
-                uid += "_"
+        uid += "_" * numbered
         self.uids.add(uid)
         return uid
 
