@@ -34,6 +34,10 @@ from vichls.targets import oplib
 from vichls.types import FloatType
 
 
+#: the share of the device's DSP blocks and block RAMs the default budget gives the layers
+DEVICE_SHARE = 0.9
+
+
 def _dsp_per_mac(gen: _Gen, lay: Layer) -> float:
     t = gen.prec_of(lay)
     if isinstance(t, FloatType):
@@ -62,10 +66,14 @@ def _cycles(lay: Layer, model: Model, io: str, par: int) -> int:
 def balance(model: Model, precision, io: str = "memory", dataflow: bool | None = None,
             budget: dict | None = None) -> dict[str, int]:
     """``{node: parallelism}`` for the layers with multiply-accumulates; ``budget``:
-    {"dsp": n, "bram18": n} (default: the active device's part, vichls.targets.oplib)."""
+    {"dsp": n, "bram18": n} (default: DEVICE_SHARE of the active device's part,
+    vichls.targets.oplib)."""
     gen = _Gen(model, precision, io, None, dataflow)
     capacity = dict(oplib.current_device().capacity)
-    limit = {"dsp": capacity.get("dsp", 220), "bram18": capacity.get("bram18", 280)}
+    # (a tenth kept back for what is not a multiply-accumulate: requantizations, index
+    # arithmetic, the adapters around the design)
+    limit = {k: int(DEVICE_SHARE * capacity.get(k, default))
+             for k, default in (("dsp", 220), ("bram18", 280))}
     limit.update(budget or {})
     layers = [lay for lay in model.layers if gen.points(lay)]
     points = {lay.node: gen.points(lay) for lay in layers}
