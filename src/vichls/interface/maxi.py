@@ -7,21 +7,31 @@ array and an AXI4 master (all five channels, the contract's port names without t
 next cycle); the adapter raises ``hold`` (the core stalls) only when the word it reads has
 not come yet, or the write side has no room.
 
+- bursts: up to ``max_burst`` beats, ending at a multiple of ALIGN words of the bus (the
+  power of two at or above ``max_burst``; a 4 KiB page holds a whole number of them, so no
+  burst crosses one) and at the array's end: a burst's length is ALIGN less the low bits
+  of its first word's address, no page arithmetic. A stream from an unaligned word starts
+  with a shorter burst; a ``max_burst`` that is not a power of two alternates it with the
+  rest of ALIGN.
 - reads: a stream of bursts into a circular buffer of ``DEPTH`` words (a power of two, at
   least two bursts; ``read_depth``). A read that misses starts the stream at its word; once
-  the core has read past the stream's first word (it reads sequentially) the adapter keeps
-  requesting the next burst while the buffer has room (several bursts outstanding, one ID,
-  in order), so sequential reads find their word there. A burst has up to ``max_burst``
-  beats and stops at the array's end and at a 4 KiB boundary. The words of a stream left
-  behind by a restart are dropped as they come.
-- writes: each write goes to a small FIFO, from which W beats go out as soon as their
-  burst's address is sent. The address of a burst goes out with its first word, its length
-  guessed: ``max_burst`` (to the 4 KiB boundary or the array's end) when the write
-  continues the previous run of consecutive words, otherwise the length of that previous
-  run. A run that stops early (a write elsewhere, the end of the call, a read that needs the
-  memory) fills its burst with beats whose WSTRB is 0, which write nothing; then the guess
-  for the next run is the length of this one, so random writes become one-beat bursts after
-  the first. Bursts outstanding are counted until their B response.
+  the core has read again (it reads sequentially) the adapter keeps requesting the next
+  burst while the buffer has room (its end no more than DEPTH - KEEP - max_burst words
+  ahead of the core's latest read; several bursts outstanding, one ID, in order), so
+  sequential reads find their word there. The buffer holds the words from the stream's
+  first word, and no more than DEPTH before its end, up to the last word come. The words
+  of a stream left behind by a restart are dropped as they come (counted); a second
+  restart waits until they have come, which costs nothing in practice (the word that ends
+  the miss comes after them).
+- writes: each write goes to a small FIFO (marked when it opens a burst), from which W
+  beats go out as soon as their burst's address is sent. The address of a burst goes out
+  with its first word, its length guessed: ``max_burst`` (to the burst boundary or the
+  array's end) when the write continues the previous run of consecutive words, otherwise
+  the length of that previous run (1 at the start of a call). A write elsewhere opens its
+  burst at once; the burst it leaves (or one closed by the end of the call or a read that
+  needs the memory) is filled by the W side with beats whose WSTRB is 0, which write
+  nothing; so random writes are one-beat bursts and a loop writing rows learns the row
+  length. Bursts outstanding are counted until their B response.
 - reads after writes: a write to a word the read buffer holds updates it; a write to a word
   requested and not yet come cuts the stream there (its later words are not used). The
   stream requests no words while writes to them are outstanding (words from the lowest to
