@@ -478,6 +478,34 @@ def test_m_axi_random_writes_are_one_beat_bursts_from_the_first(maxi_kernels, tm
     assert counts["gmem1"]["aw"] == counts["gmem1"]["w"] == 2 * 16, counts["gmem1"]
 
 
+def test_m_axi_bursts_of_a_length_that_is_not_a_power_of_two(maxi_kernels, tmp_path):
+    """max_burst=5: bursts end at multiples of 8 words (5 beats, then the 3 to the boundary),
+    from unaligned base addresses (one across a 4 KiB boundary), under random pauses;
+    bit-exact against the Python call."""
+    k = maxi_kernels["vscale"]
+    design = _maxi(k, ["a", "b"], ["k"], pipeline="i", max_burst=5).build("fpga")
+    assert lint_verilog(design.deliverable, "vscale") == []
+    rng = np.random.default_rng(11)
+    cases = []
+    for base_a, base_b, kk, lat in [(0x104, 0x0F8C, 3, 0), (0x2014, 0x3040, -7, 9)]:
+        a = rng.integers(-2**31, 2**31, 64).astype(np.int32)
+        b = rng.integers(-2**31, 2**31, 64).astype(np.int32)
+        b_out = b.copy()
+        k(a, b_out, kk)
+        cases.append({"args": {"a": base_a, "b": base_b, "k": kk}, "latency": lat,
+                      "arrays": {"a": {"base": base_a, "words": [int(v) for v in a]},
+                                 "b": {"base": base_b, "words": [int(v) for v in b]}},
+                      "expect": None, "expect_arrays": {"b": [int(v) for v in b_out]}})
+    spec = {"bundles": {"a": "gmem0", "b": "gmem1"}, "bytes": {"a": 4, "b": 4},
+            "cases": cases}
+    counts = _maxi_bench(tmp_path, design, "vscale", spec, pause=True, check=("b",))
+    # a: 64 words a call in bursts of 5 and 3 (and a shorter first one: 17 and 16 bursts
+    # from words 65 and 2053)
+    assert counts["gmem0"]["r"] == 128 and counts["gmem0"]["ar"] == 33, counts["gmem0"]
+    c = counts["gmem1"]
+    assert c["w"] >= 128 and c["aw"] <= c["w"] <= 5 * c["aw"] and c["ar"] <= c["r"] <= 5 * c["ar"], c
+
+
 @pytest.mark.parametrize("words,width,burst,reads,writes", [
     (1, 32, 1, True, True), (1, 64, 256, False, True), (5, 32, 3, True, False),
     (64, 32, 16, True, True), (65, 64, 100, True, True), (65, 32, 16, True, False),

@@ -164,7 +164,7 @@ def maxi_adapter(top: str, name: str, words: int, width: int, max_burst: int,
     else:
         low = """begin
         left = 1'b1;"""
-    cap = (f"\n        if (left > {kb + 1}'d{b}) left = {kb + 1}'d{b};" if b != align else "")
+    cap = (f"\n        if (left > {kb + 1}'d{b}) left = {kb + 1}'d{b};" if b < align else "")
     burst_decl = (f"    localparam [AX-1:0] BURST = {ax}'d{b};\n" if reads and writes else "")
     head = f"""// The m_axi adapter of array '{name}': {words} words of {width} bits, bursts of up to {b}
 // beats{f', a read buffer of {depth} words' if reads else ''}{f', a write FIFO of {WRITE_FIFO} words and up to {WRITE_BURSTS} write bursts outstanding' if writes else ''}.
