@@ -234,14 +234,16 @@ def register_file(top: str, regmap: RegisterMap) -> str:
         else:
             add(f"    assign arg_{r.name} = int_{r.name}[{r.width - 1}:0];")
             add("    always @(posedge ACLK) begin")
+            # a byte at a time, as WSTRB selects them, the reset first: each byte's
+            # flip-flops take WDATA with an enable and a synchronous reset, no logic per bit
             add(f"        if (ARESET) int_{r.name} <= {bits}'d0;")
+            add("        else begin")
             for w in range(r.words):
                 lo = 32 * w
-                # a byte at a time, as WSTRB selects them (each byte's flip-flops take
-                # WDATA with an enable: no logic per bit)
                 for k in range(4):
-                    add(f"        if (w_hs && waddr == ADDR_{r.name.upper()}_{w} && WSTRB[{k}]) "
+                    add(f"            if (w_hs && waddr == ADDR_{r.name.upper()}_{w} && WSTRB[{k}]) "
                         f"int_{r.name}[{lo + 8 * k + 7}:{lo + 8 * k}] <= WDATA[{8 * k + 7}:{8 * k}];")
+            add("        end")
             add("    end")
         for w in range(r.words):
             reads.append((f"ADDR_{r.name.upper()}_{w}", f"int_{r.name}[{32 * w + 31}:{32 * w}]"))
