@@ -4,7 +4,8 @@ ports; and how fast m_axi streams (cocotb, Verilator, cocotbext-axi's AxiRam).
 
 For each kernel: LUT, FF, DSP and BRAM_18K of the core alone and of the delivered module
 (the core inside the adapters, interface/wrapper.py), and their difference; the issue asks
-for at most 300 LUTs for the s_axilite register file and adapters. The latency column is
+for at most 300 LUTs for the s_axilite register file and adapters. Then one m_axi adapter
+synthesized alone (reading, writing, both; bursts of 16 and 256). The latency column is
 the core's (the adapters add no cycle to a call: the register file raises ap_start the
 cycle after the write that sets it, and latches ap_return in the done cycle).
 
@@ -36,6 +37,7 @@ import numpy as np  # noqa: E402
 
 import vichls  # noqa: E402
 from vichls.interface.drivers import camel, python_driver  # noqa: E402
+from vichls.interface.maxi import maxi_adapter  # noqa: E402
 from vichls.flows.synth import synth_xilinx_resources  # noqa: E402
 from vichls.frontend.kernel import load_file  # noqa: E402
 
@@ -104,6 +106,27 @@ def measure_lut_maxi(kernel) -> dict:
     for burst in BURSTS:
         out[burst] = synth_xilinx_resources(maxi_design(kernel, burst).deliverable, "copy")
     return out
+
+
+def measure_adapters() -> list[dict]:
+    """LUT/FF/BRAM of one m_axi adapter synthesized alone (interface/maxi.py), for an array
+    of COPY_N 32-bit words: reading, writing, or both, with each burst length."""
+    rows = []
+    for reads, writes in ((True, False), (False, True), (True, True)):
+        for burst in BURSTS:
+            text = maxi_adapter("copy", "a", COPY_N, 32, burst, reads, writes)
+            rows.append({"reads": reads, "writes": writes, "burst": burst,
+                         **synth_xilinx_resources(text, "copy_a_m_axi")})
+    return rows
+
+
+def adapters_markdown(rows: list[dict]) -> str:
+    out = ["| m_axi adapter alone (4096 x 32 bits) | max_burst | LUT | FF | BRAM_18K |",
+           "|---|---:|---:|---:|---:|"]
+    for r in rows:
+        what = " and ".join(n for n, on in (("reads", r["reads"]), ("writes", r["writes"])) if on)
+        out.append(f"| {what} | {r['burst']} | {r['lut']} | {r['ff']} | {r['bram']} |")
+    return "\n".join(out) + "\n"
 
 
 def measure_stream(kernel, work: Path) -> list[dict]:
@@ -207,7 +230,9 @@ def main() -> int:
             print(f"largest LUT cost of the s_axilite adapters: {worst} (target <= 300)\n")
             lut = lut_maxi_markdown(measure_lut_maxi(copy))
             print(lut)
-            tables += [table, lut]
+            alone = adapters_markdown(measure_adapters())
+            print(alone)
+            tables += [table, lut, alone]
         if not args.no_stream:
             work = Path(tmp) / "stream"
             work.mkdir()

@@ -152,9 +152,8 @@ def register_file(top: str, regmap: RegisterMap) -> str:
     add(f"    reg [{aw - 1}:0] waddr;")
     add("    wire aw_hs = AWVALID & AWREADY;")
     add("    wire w_hs = WVALID & WREADY;")
-    if any(r.kind != "return" for r in regs):  # a register the processor writes
-        add("    wire [31:0] wmask = {{8{WSTRB[3]}}, {8{WSTRB[2]}}, {8{WSTRB[1]}}, {8{WSTRB[0]}}};")
-    else:  # only the control bits: the rest of a written word goes nowhere
+    if not any(r.kind != "return" for r in regs):
+        # only the control bits: the rest of a written word goes nowhere
         add("    /* verilator lint_off UNUSED */")
         add("    wire wdata_unused = ^{WDATA, WSTRB[3:1]};")
         add("    /* verilator lint_on UNUSED */")
@@ -235,12 +234,16 @@ def register_file(top: str, regmap: RegisterMap) -> str:
         else:
             add(f"    assign arg_{r.name} = int_{r.name}[{r.width - 1}:0];")
             add("    always @(posedge ACLK) begin")
+            # a byte at a time, as WSTRB selects them, the reset first: each byte's
+            # flip-flops take WDATA with an enable and a synchronous reset, no logic per bit
             add(f"        if (ARESET) int_{r.name} <= {bits}'d0;")
+            add("        else begin")
             for w in range(r.words):
-                hi, lo = 32 * w + 31, 32 * w
-                add(f"        if (w_hs && waddr == ADDR_{r.name.upper()}_{w})")
-                add(f"            int_{r.name}[{hi}:{lo}] <= (WDATA & wmask) | "
-                    f"(int_{r.name}[{hi}:{lo}] & ~wmask);")
+                lo = 32 * w
+                for k in range(4):
+                    add(f"            if (w_hs && waddr == ADDR_{r.name.upper()}_{w} && WSTRB[{k}]) "
+                        f"int_{r.name}[{lo + 8 * k + 7}:{lo + 8 * k}] <= WDATA[{8 * k + 7}:{8 * k}];")
+            add("        end")
             add("    end")
         for w in range(r.words):
             reads.append((f"ADDR_{r.name.upper()}_{w}", f"int_{r.name}[{32 * w + 31}:{32 * w}]"))

@@ -7,21 +7,31 @@ array and an AXI4 master (all five channels, the contract's port names without t
 next cycle); the adapter raises ``hold`` (the core stalls) only when the word it reads has
 not come yet, or the write side has no room.
 
+- bursts: up to ``max_burst`` beats, ending at a multiple of ALIGN words of the bus (the
+  power of two at or above ``max_burst``; a 4 KiB page holds a whole number of them, so no
+  burst crosses one) and at the array's end: a burst's length is ALIGN less the low bits
+  of its first word's address, no page arithmetic. A stream from an unaligned word starts
+  with a shorter burst; a ``max_burst`` that is not a power of two alternates it with the
+  rest of ALIGN.
 - reads: a stream of bursts into a circular buffer of ``DEPTH`` words (a power of two, at
   least two bursts; ``read_depth``). A read that misses starts the stream at its word; once
-  the core has read past the stream's first word (it reads sequentially) the adapter keeps
-  requesting the next burst while the buffer has room (several bursts outstanding, one ID,
-  in order), so sequential reads find their word there. A burst has up to ``max_burst``
-  beats and stops at the array's end and at a 4 KiB boundary. The words of a stream left
-  behind by a restart are dropped as they come.
-- writes: each write goes to a small FIFO, from which W beats go out as soon as their
-  burst's address is sent. The address of a burst goes out with its first word, its length
-  guessed: ``max_burst`` (to the 4 KiB boundary or the array's end) when the write
-  continues the previous run of consecutive words, otherwise the length of that previous
-  run. A run that stops early (a write elsewhere, the end of the call, a read that needs the
-  memory) fills its burst with beats whose WSTRB is 0, which write nothing; then the guess
-  for the next run is the length of this one, so random writes become one-beat bursts after
-  the first. Bursts outstanding are counted until their B response.
+  the core has read again (it reads sequentially) the adapter keeps requesting the next
+  burst while the buffer has room (its end no more than DEPTH - KEEP - max_burst words
+  ahead of the core's latest read; several bursts outstanding, one ID, in order), so
+  sequential reads find their word there. The buffer holds the words from the stream's
+  first word, and no more than DEPTH before its end, up to the last word come. The words
+  of a stream left behind by a restart are dropped as they come (counted); a second
+  restart waits until they have come, which costs nothing in practice (the word that ends
+  the miss comes after them).
+- writes: each write goes to a small FIFO (marked when it opens a burst), from which W
+  beats go out as soon as their burst's address is sent. The address of a burst goes out
+  with its first word, its length guessed: ``max_burst`` (to the burst boundary or the
+  array's end) when the write continues the previous run of consecutive words, otherwise
+  the length of that previous run (1 at the start of a call). A write elsewhere opens its
+  burst at once; the burst it leaves (or one closed by the end of the call or a read that
+  needs the memory) is filled by the W side with beats whose WSTRB is 0, which write
+  nothing; so random writes are one-beat bursts and a loop writing rows learns the row
+  length. Bursts outstanding are counted until their B response.
 - reads after writes: a write to a word the read buffer holds updates it; a write to a word
   requested and not yet come cuts the stream there (its later words are not used). The
   stream requests no words while writes to them are outstanding (words from the lowest to
@@ -78,6 +88,17 @@ def m_axi_ports(bundle: str, data_width: int) -> list[tuple[str, str, int]]:
     return out
 
 
+def _zext(expr: str, width: int, to: int, cut: bool = False) -> str:
+    """``expr`` (``width`` bits) zero-extended to ``to`` bits (or, with ``cut``, its low
+    ``to`` bits when it is wider)."""
+    if width == to:
+        return expr
+    if width > to:
+        assert cut, (expr, width, to)
+        return f"{expr}[{to - 1}:0]"
+    return f"{{{to - width}'d0, {expr}}}"
+
+
 def _pow2(n: int) -> int:
     return 1 << max(0, (n - 1).bit_length())
 
@@ -102,7 +123,13 @@ def maxi_adapter(top: str, name: str, words: int, width: int, max_burst: int,
     keep = min(KEEP, depth // 4)
     fb = (WRITE_FIFO - 1).bit_length()
     qb = (WRITE_BURSTS - 1).bit_length()
-    ax = max(aw, db, 12) + 2  # word counters: room for the array plus the buffer
+    # bursts end at a multiple of ALIGN words of the bus (the next power of two at or above
+    # max_burst; a 4 KiB page holds a whole number of them): a burst's length is then
+    # ALIGN minus the low bits of its first word's address
+    align = min(_pow2(b), 4096 // nb)
+    kb = (align - 1).bit_length()
+    # word counters: the array's words, and a burst beyond them (the overlap checks)
+    ax = max(aw, db + 1, kb + 1, (words + b).bit_length())
     ports = ["input wire clk", "input wire rst", "input wire [63:0] base", "input wire drain",
              "output wire hold", "output wire idle",
              f"input wire [{aw - 1}:0] address0", "input wire ce0"]
@@ -130,6 +157,15 @@ def maxi_adapter(top: str, name: str, words: int, width: int, max_burst: int,
     port_list = ",\n".join(f"    {p}" for p in ports)
     wr = "ce0 & we0" if writes else "1'b0"
     rd = ("ce0 & ~we0" if writes else "ce0") if reads else "1'b0"
+    if kb:
+        low = f"""reg [{kb - 1}:0] low; begin
+        low = base[{kb + size - 1}:{size}] + w[{kb - 1}:0];
+        left = {kb + 1}'d{align} - {{1'b0, low}};"""
+    else:
+        low = """begin
+        left = 1'b1;"""
+    cap = (f"\n        if (left > {kb + 1}'d{b}) left = {kb + 1}'d{b};" if b < align else "")
+    burst_decl = (f"    localparam [AX-1:0] BURST = {ax}'d{b};\n" if reads and writes else "")
     head = f"""// The m_axi adapter of array '{name}': {words} words of {width} bits, bursts of up to {b}
 // beats{f', a read buffer of {depth} words' if reads else ''}{f', a write FIFO of {WRITE_FIFO} words and up to {WRITE_BURSTS} write bursts outstanding' if writes else ''}.
 module {top}_{name}_m_axi (
@@ -137,16 +173,14 @@ module {top}_{name}_m_axi (
 );
     localparam integer AX = {ax};  // the width of word addresses and counts
     localparam [AX-1:0] WORDS = {ax}'d{words};
-    localparam [AX-1:0] BURST = {ax}'d{b};
-    wire [AX-1:0] a = {{{ax - aw}'d0, address0}};
+{burst_decl}    wire [AX-1:0] a = {_zext("address0", aw, ax)};
     wire wr = {wr};
     wire rd = {rd};
-    function [AX-1:0] min2; input [AX-1:0] x, y; min2 = x < y ? x : y; endfunction
-    // the words from word w to the next 4 KiB boundary, at most BURST, at most to the end
-    function [AX-1:0] room; input [AX-1:0] w; reg [11:0] byte_at; reg [12:0] page; begin
-        byte_at = base[11:0] + {{w[{11 - size}:0], {size}'d0}};
-        page = (13'd4096 - {{1'b0, byte_at}}) >> {size};
-        room = min2(min2({{{ax - 13}'d0, page}}, BURST), WORDS - w);
+    // the beats of a burst from word w: to the next multiple of {align} words of the bus
+    // (at most {b}), and no further than the array's end
+    function [8:0] room; input [AX-1:0] w; reg [{kb}:0] left; reg [AX-1:0] tail; {low}{cap}
+        tail = WORDS - w;
+        room = tail < {_zext("left", kb + 1, ax)} ? {_zext("tail", ax, 9, True)} : {_zext("left", kb + 1, 9)};
     end endfunction
 """
     fixed = """    assign AWID = 1'b0; assign AWSIZE = 3'd{size}; assign AWBURST = 2'b01; assign AWLOCK = 2'b00;
@@ -158,7 +192,7 @@ module {top}_{name}_m_axi (
 """.format(size=size)
     parts = [head, fixed]
     if writes:
-        parts.append(_write_side(ax, width, nb, size, fb, qb, reads))
+        parts.append(_write_side(ax, width, nb, size, fb, qb, reads, b))
     else:
         parts.append("""    // nothing is written
     assign AWVALID = 1'b0; assign AWADDR = 64'd0; assign AWLEN = 8'd0;
@@ -166,15 +200,15 @@ module {top}_{name}_m_axi (
     assign BREADY = 1'b0;
 """ % (width, nb))
     if reads:
-        parts.append(_read_side(ax, width, size, depth, db, keep, writes))
+        parts.append(_read_side(ax, width, size, depth, db, keep, writes, words, b))
     else:
         parts.append("""    // nothing is read
     wire rmiss = 1'b0, ridle = 1'b1;
     assign ARVALID = 1'b0; assign ARADDR = 64'd0; assign ARLEN = 8'd0; assign RREADY = 1'b0;
 """)
     if writes:
-        parts.append("""    assign hold = rmiss | aside | wfull | dfull;
-    assign idle = ridle & ~wbusy;
+        parts.append("""    assign hold = rmiss | wfull | dfull;
+    assign idle = ridle & ~wpend;
 """)
     else:
         parts.append("""    assign hold = rmiss;
@@ -188,73 +222,63 @@ module {top}_{name}_m_axi (
     return text
 
 
-def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads: bool) -> str:
+def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads: bool,
+                b: int) -> str:
     force = "rmiss & ~served & ~requested & ovl_miss" if reads else "1'b0"
-    return f"""    // -- writes: a FIFO of W beats ({{strobe, data}}), the bursts' addresses and lengths
+    # (the words written are tracked only for the reads to see them)
+    span = """            if (wr) begin
+                wlo <= wpend && wlo < a ? wlo : a;
+                whi <= wpend && whi > a ? whi : a;
+            end
+""" if reads else ""
+    span_decl = ("    reg [AX-1:0] wlo, whi;  // the words written and not yet all answered "
+                 "(when wpend)\n") if reads else ""
+    return f"""    // -- writes: a FIFO of the words written (each marked when it opens a burst); each
+    // burst's address and length (AWLEN: the beats after its words have WSTRB 0)
     reg [{width}:0] wfifo [0:{WRITE_FIFO - 1}];
     reg [{fb}:0] wtail, whead;
     reg [AX-1:0] dword [0:{WRITE_BURSTS - 1}];
     reg [8:0] dlen [0:{WRITE_BURSTS - 1}];
     reg [{qb}:0] dtail, dav, dw, dack;  // pushed; to AW; beats to W; answered (B)
-    reg [8:0] gcount, glen;  // the burst being filled: its words so far, its length
+    reg [8:0] gleft;  // the words the newest burst still takes
     reg [AX-1:0] gnext;  // the word that continues it
-    reg [AX-1:0] wrun;  // the run of consecutive words written (at most BURST)
+    localparam [8:0] BURST9 = 9'd{b};
+    // the run of consecutive words written (at most BURST; 1 at the start of a call, so a
+    // first write elsewhere than where the last run stopped is a burst of one beat)
+    reg [8:0] wrun;
     reg wseq;  // gnext continues the last run
-    reg aside;  // a write that does not continue the open burst waits while it is filled
-    reg [AX-1:0] aside_addr;
-    reg [{width - 1}:0] aside_data;
-    reg [AX-1:0] wlo, whi;  // the words written and not yet all answered (when wbusy)
-    wire wpend = dtail != dack;
-    wire wbusy = wpend | aside;
+{span_decl}    wire wpend = dtail != dack;
     wire wfull = wtail - whead == {fb + 1}'d{WRITE_FIFO};
     wire dfull = dtail - dack == {qb + 1}'d{WRITE_BURSTS};
-    wire gopen = gcount != glen;
-    wire force_close = {force};
-    // a write comes in: the core's, or the one kept aside once the open burst is filled
-    wire iw = wr | (aside & ~gopen & ~wfull & ~dfull);
-    wire [AX-1:0] ia = wr ? a : aside_addr;
-    wire [{width - 1}:0] id = wr ? d0 : aside_data;
-    wire cont = gopen & (ia == gnext);
-    wire seq = wseq & (ia == gnext);
-    wire [AX-1:0] guess = seq ? BURST : wrun;
-    /* verilator lint_off UNUSED */  // (a length has 9 bits)
-    wire [AX-1:0] new_len = min2(guess, room(ia));
-    /* verilator lint_on UNUSED */
-    // beats with WSTRB 0 fill a burst whose run stopped
-    wire pad = gopen & ~wr & (aside | drain | force_close) & ~wfull;
-    wire push = (iw & (cont | ~gopen)) | pad;
+    wire gopen = gleft != 9'd0;
+    // the newest burst takes no more words: a read needs the memory, or the call ends
+    wire close = {force} | drain;
+    wire cont = gopen & (a == gnext);
+    wire seq = wseq & (a == gnext);
+    wire [8:0] room_a = room(a);
+    wire [8:0] new_len = ~seq && wrun < room_a ? wrun : room_a;  // (room_a <= BURST)
     always @(posedge clk) begin
-        if (push) wfifo[wtail[{fb - 1}:0]] <= pad ? {width + 1}'d0 : {{1'b1, id}};
-        if (iw & ~gopen) begin
-            dword[dtail[{qb - 1}:0]] <= ia;
-            dlen[dtail[{qb - 1}:0]] <= new_len[8:0];
+        if (wr) wfifo[wtail[{fb - 1}:0]] <= {{~cont, d0}};
+        if (wr & ~cont) begin
+            dword[dtail[{qb - 1}:0]] <= a;
+            dlen[dtail[{qb - 1}:0]] <= new_len;
         end
     end
     always @(posedge clk) begin
         if (rst) begin
-            wtail <= 0; dtail <= 0; gcount <= 0; glen <= 0; wrun <= BURST; wseq <= 1'b0;
-            aside <= 1'b0;
+            wtail <= 0; dtail <= 0; gleft <= 0; wrun <= 9'd1; wseq <= 1'b0;
         end else begin
-            if (push) wtail <= wtail + 1'b1;
-            if (iw) begin
-                if (cont) begin
-                    gcount <= gcount + 1'b1; gnext <= ia + 1'b1;
-                    if (wrun != BURST) wrun <= wrun + 1'b1;
-                end else if (gopen) begin
-                    aside <= 1'b1; aside_addr <= ia; aside_data <= id;
-                end else begin
-                    dtail <= dtail + 1'b1; gcount <= 9'd1; glen <= new_len[8:0];
-                    gnext <= ia + 1'b1; wseq <= 1'b1; aside <= 1'b0;
-                    wrun <= seq ? (wrun != BURST ? wrun + 1'b1 : BURST) : {{{{(AX - 1){{1'b0}}}}, 1'b1}};
-                end
-            end else if (pad) begin  // (a write after it is not at its place: it waits)
-                gcount <= gcount + 1'b1; gnext <= gnext + 1'b1;
-            end
             if (wr) begin
-                wlo <= wbusy && wlo < a ? wlo : a;
-                whi <= wbusy && whi > a ? whi : a;
-            end
-            if (drain) begin wseq <= 1'b0; wrun <= BURST; end
+                wtail <= wtail + 1'b1; gnext <= a + 1'b1;
+                if (cont) begin
+                    gleft <= gleft - 1'b1;
+                    if (wrun != BURST9) wrun <= wrun + 1'b1;
+                end else begin  // a new burst (the newest one, if open, stops here)
+                    dtail <= dtail + 1'b1; gleft <= new_len - 1'b1; wseq <= 1'b1;
+                    wrun <= seq ? (wrun != BURST9 ? wrun + 1'b1 : BURST9) : 9'd1;
+                end
+            end else if (close) gleft <= 9'd0;
+{span}            if (drain) begin wseq <= 1'b0; wrun <= 9'd1; end
         end
     end
     // AW: the bursts in order
@@ -271,21 +295,27 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
             aw_len <= dlen[dav[{qb - 1}:0]][7:0] - 8'd1; dav <= dav + 1'b1;
         end else if (AWREADY) awv <= 1'b0;
     end
-    // W: the FIFO's beats once their burst's address is out (or going), WLAST by its length
+    // W: a burst's beats once its address is out (or going): its words from the FIFO (up to
+    // the word that opens the next burst), then, once it takes no more words, beats with
+    // WSTRB 0 up to its length; WLAST by the length
     reg wv, wstrobe, wlast;
     reg [{width - 1}:0] wdata;
     reg [8:0] wbeat;
-    wire wload = (~wv | WREADY) && whead != wtail && dw != dav;
+    wire [{width}:0] whead_word = wfifo[whead[{fb - 1}:0]];
+    wire wword = whead != wtail && (wbeat == 9'd0 || ~whead_word[{width}]);
+    wire wclosed = dw + 1'b1 != dtail || ~gopen;
+    wire wload = (~wv | WREADY) && dw != dav && (wword || wclosed);
     wire wend = wbeat + 1'b1 == dlen[dw[{qb - 1}:0]];
     assign WVALID = wv;
     assign WDATA = wdata;
     assign WSTRB = {{{nb}{{wstrobe}}}};
     assign WLAST = wlast;
-    always @(posedge clk) if (wload) {{wstrobe, wdata}} <= wfifo[whead[{fb - 1}:0]];
+    always @(posedge clk) if (wload) begin wstrobe <= wword; wdata <= whead_word[{width - 1}:0]; end
     always @(posedge clk) begin
         if (rst) begin wv <= 1'b0; whead <= 0; dw <= 0; wbeat <= 0; wlast <= 1'b0; end
         else if (wload) begin
-            wv <= 1'b1; whead <= whead + 1'b1; wlast <= wend;
+            wv <= 1'b1; wlast <= wend;
+            if (wword) whead <= whead + 1'b1;
             if (wend) begin wbeat <= 0; dw <= dw + 1'b1; end else wbeat <= wbeat + 1'b1;
         end else if (WREADY) wv <= 1'b0;
     end
@@ -299,36 +329,79 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
 
 
 def _read_side(ax: int, width: int, size: int, depth: int, db: int, keep: int,
-               writes: bool) -> str:
-    ovl_miss = ("wbusy && rmiss_addr <= whi && wlo < rmiss_addr + BURST" if writes else "1'b0")
-    ovl_fetch = ("wbusy && rend <= whi && wlo < rend + rlen" if writes else "1'b0")
+               writes: bool, words: int, burst: int) -> str:
+    # the stream is usable up to rlim when cut (writes), not at all when cut (reads only)
+    ok_a = "(~rcut || a < rlim)" if writes else "~rcut"
+    ok_m = "(~rcut || rmiss_addr < rlim)" if writes else "~rcut"
+    ovl_miss = "wpend && rmiss_addr <= whi && wlo < rmiss_addr + BURST" if writes else "1'b0"
+    ovl_fetch = "wpend && rend <= whi && wlo < rnext" if writes else "1'b0"
+    if depth >= words:  # the whole array fits: no word of the buffer is ever overwritten
+        room_ok = "1'b1"
+        kept = ""
+        decl_room = ""
+    else:
+        # a burst more fits when the stream's end stays within DEPTH of the words kept,
+        # KEEP behind the core's latest read (a burst counted as max_burst beats)
+        ahead = depth - min(burst, words) - keep
+        decl_room = (f"    localparam [AX-1:0] AHEAD = {ax}'d{ahead};\n"
+                     "    wire [AX-1:0] ahead = rend - rcur;\n")
+        room_ok = "ahead <= AHEAD"
+        # (a word DEPTH before the stream's end has been asked to make room)
+        kept = " && rend - a <= DEPTH"
+    cut = ("""            // a write to a word requested and not come: the stream stops before it
+            if (wr && ~hit && a >= rgot && a < rend_next && (~rcut || a < rlim)) begin
+                rcut <= 1'b1; rlim <= a;
+            end
+""" if writes else "")
+    drain = "rcut <= 1'b1; rlim <= rstart;" if writes else "rcut <= 1'b1;"
+    lim = "    reg [AX-1:0] rlim;\n" if writes else ""
+    rend_next = ("    wire [AX-1:0] rend_next = fetch ? rnext : rend;\n" if writes else "")
+    wraps = depth < words
+    cur_decl = "    reg [AX-1:0] rcur;  // the core's latest read\n" if wraps else ""
+    cur_set = "                rcur <= a; " if wraps else "                "
+    cur_rst = "rcur <= 0; " if wraps else ""
+    rb = min(ax, db + 2)
+    sl = f"[{rb - 1}:0]" if rb < ax else ""
+    if depth < words:
+        decl_room = f"    localparam [AX-1:0] DEPTH = {ax}'d{depth};\n" + decl_room
+    rlen = "    wire [8:0] rlen = room(rend);\n"
+    if ax < 9:
+        rlen = f"    /* verilator lint_off UNUSED */\n{rlen}    /* verilator lint_on UNUSED */\n"
     return f"""    // -- reads: a stream of bursts into a circular buffer (word w at w mod DEPTH)
-    localparam [AX-1:0] DEPTH = {ax}'d{depth}, KEEP = {ax}'d{keep};
-    reg [{width - 1}:0] rbuf [0:{depth - 1}];
+{decl_room}    reg [{width - 1}:0] rbuf [0:{depth - 1}];
     reg [AX-1:0] rstart;  // the stream's first word
-    reg [AX-1:0] rhead, rgot, rend;  // the buffer holds [rhead, rgot); requested up to rend
-    reg rcut;  // the stream is cut at rlim (no further requests; words from rlim unused)
-    reg [AX-1:0] rlim;
-    reg [AX-1:0] rdrop;  // beats of a left stream still to come (dropped)
-    reg [AX-1:0] rcur;  // the core's latest read
+    // the buffer holds the words from rstart (and no more than DEPTH before rend) up to rgot;
+    // requested up to rend
+    reg [AX-1:0] rgot, rend;
+    reg rcut;  // the stream is cut{' at rlim (no further requests; words from rlim unused)' if writes else ' (no further requests, no word used)'}
+{lim}    // beats of a left stream still to come (dropped): no more than the words asked for
+    // and not come, at most DEPTH ahead of a word the core waits for, itself at most DEPTH
+    // ahead of the words come
+    reg [{rb - 1}:0] rdrop;
+{cur_decl}    // no burst asked for since the stream started; the core has read since (once it has
+    // read past the word that started the stream, the stream goes on)
+    reg rfirst, rpast;
     reg rmiss;  // a read waits for its word
     reg [AX-1:0] rmiss_addr;
     reg arv;
     reg [AX-1:0] ar_word;
     reg [7:0] ar_len;
-    wire hit = a >= rhead && a < rgot && (~rcut || a < rlim);
-    wire served = rmiss && rmiss_addr >= rhead && rmiss_addr < rgot && (~rcut || rmiss_addr < rlim);
+    wire a_got = a < rgot;
+    wire hit = a >= rstart && a_got{kept} && {ok_a};
+    wire m_got = rmiss_addr < rgot;  // (shared by the two below)
+    reg m_kept;  // the word missed is still to come (it was not below rgot)
+    wire served = rmiss && m_kept && m_got && {ok_m};
     // the word is requested (and not cut off), or next to be: it comes without a restart
-    wire requested = rmiss_addr >= rgot && rmiss_addr < rend && (~rcut || rmiss_addr < rlim);
+    wire requested = ~m_got && rmiss_addr < rend && {ok_m};
     wire coming = requested || (~rcut && rmiss_addr == rend && rend < WORDS);
     wire ovl_miss = {ovl_miss};
-    wire restart = rmiss && ~served && ~coming && ~ovl_miss;
-    wire [AX-1:0] rlen = room(rend);
-    wire [AX-1:0] rkeep = rcur >= rstart + KEEP ? rcur - KEEP : rstart;
-    wire fetch = ~rcut && (~arv | ARREADY) && rend < WORDS && rend + rlen <= rkeep + DEPTH
-        && ~({ovl_fetch}) && (rend == rstart || rcur != rstart) && ~restart && ~drain;
-    wire [AX-1:0] rend_next = fetch ? rend + rlen : rend;
-    wire wr_hit = wr & hit;  // an update of a word in the buffer takes its write port
+    // (no two streams are left at once: the next restart waits for the beats dropped)
+    wire leave = rmiss && ~served && ~coming && ~ovl_miss;
+    wire restart = leave && rdrop == 0;
+{rlen}    wire [AX-1:0] rnext = rend + {_zext("rlen", 9, ax, True)};
+    wire fetch = ~rcut && (~arv | ARREADY) && rend < WORDS && {room_ok}
+        && ~({ovl_fetch}) && (rfirst || rpast) && ~leave && ~drain;
+{rend_next}    wire wr_hit = wr & hit;  // an update of a word in the buffer takes its write port
     wire rbeat = RVALID & RREADY;
     wire ridle = ~rmiss && rdrop == 0 && rgot == rend && ~arv;
     assign RREADY = ~wr_hit;
@@ -342,32 +415,29 @@ def _read_side(ax: int, width: int, size: int, depth: int, db: int, keep: int,
     end
     always @(posedge clk) begin
         if (rst) begin
-            rstart <= 0; rhead <= 0; rgot <= 0; rend <= 0; rcut <= 1'b1; rlim <= 0; rdrop <= 0;
-            rcur <= 0; rmiss <= 1'b0; arv <= 1'b0;
+            rstart <= 0; rgot <= 0; rend <= 0; rcut <= 1'b1;{" rlim <= 0;" if writes else ""} rdrop <= 0;
+            {cur_rst}rmiss <= 1'b0; arv <= 1'b0;
         end else begin
             if (fetch) begin
-                arv <= 1'b1; ar_word <= rend; ar_len <= rlen[7:0] - 8'd1; rend <= rend + rlen;
-                if (rend + rlen > rhead + DEPTH) rhead <= rend + rlen - DEPTH;
+                arv <= 1'b1; ar_word <= rend; ar_len <= rlen[7:0] - 8'd1; rend <= rnext;
+                rfirst <= 1'b0;
             end else if (ARREADY) arv <= 1'b0;
             if (rbeat) begin
                 if (rdrop != 0) rdrop <= rdrop - 1'b1;
                 else rgot <= rgot + 1'b1;
             end
             if (rd) begin
-                rcur <= a;
-                if (~hit) begin rmiss <= 1'b1; rmiss_addr <= a; end
+{cur_set}rpast <= 1'b1;
+                if (~hit) begin rmiss <= 1'b1; rmiss_addr <= a; m_kept <= ~a_got; end
             end
             if (served) rmiss <= 1'b0;
-            // a write to a word requested and not come: the stream stops before it
-            if (wr && ~hit && a >= rgot && a < rend_next && (~rcut || a < rlim)) begin
-                rcut <= 1'b1; rlim <= a;
+{cut}            if (restart) begin  // the stream starts again at the word read
+                rstart <= rmiss_addr; rgot <= rmiss_addr;
+                rend <= rmiss_addr; rcut <= 1'b0; m_kept <= 1'b1;
+                rfirst <= 1'b1; rpast <= 1'b0;
+                rdrop <= rend{sl} - rgot{sl} - {{{{{rb - 1}{{1'b0}}}}, rbeat}};
             end
-            if (restart) begin  // the stream starts again at the word read
-                rstart <= rmiss_addr; rhead <= rmiss_addr; rgot <= rmiss_addr;
-                rend <= rmiss_addr; rcut <= 1'b0;
-                rdrop <= rdrop + (rend - rgot) - {{{{(AX - 1){{1'b0}}}}, rbeat}};
-            end
-            if (drain) begin rcut <= 1'b1; rlim <= rhead; end
+            if (drain) begin {drain} end
         end
     end
 """
