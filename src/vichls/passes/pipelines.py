@@ -20,7 +20,10 @@ and vichls.driver.fpga runs it in memory. Passes transform IR; the ordering rule
 5. lower-affine-fpga: everything below works on scf and arith; fold-constant-loads right
    after it (a constant array read at constant indices, as unrolling and complete
    partitioning leave it, is a constant for everything that follows).
-6. if-convert-scalars, forward-scalar-stores, value-numbering, fuse-pipelines (after
+6. if-convert-scalars, forward-scalar-stores, value-numbering, forward-array-stores (a
+   first time: a body's store and reloads of one element, as an unrolled reduction into
+   ``s[i]`` leaves them, forwarded before fusion weighs the body's port demand; inside a
+   fused body, behind guards, they no longer are), fuse-pipelines (after
    numbering, which makes one load of an element a body reads twice: the port count it
    weighs is the real one; before hoisting, forwarding and rotation, which then work on
    the fused body, whose guards become predicates like any other if's), hoist-loop-invariants,
@@ -131,7 +134,7 @@ def fpga_prepare(device: str) -> list[ModulePass]:
         CheckStreamDepthsPass(),
         HoistLocalStreamsPass(), UnrollInPipelinesPass(), LowerAffineFpgaPass(),
         FoldConstantLoadsPass(), IfConvertScalarsPass(device=device), ForwardScalarStoresPass(), ValueNumberingPass(),
-        FusePipelinesPass(), HoistLoopInvariantsPass(), ReassociateProductsPass(), ValueNumberingPass(),
+        ForwardArrayStoresPass(), FusePipelinesPass(), HoistLoopInvariantsPass(), ReassociateProductsPass(), ValueNumberingPass(),
         ForwardArrayStoresPass(), ScalarReplacementPass(), ForwardScalarStoresPass(),
         ForwardWhileExitLoadsPass(), RotateLoadsPass(), StepDividedIvsPass(),
         DivByConstantPass(device=device),
