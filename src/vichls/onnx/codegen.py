@@ -729,19 +729,10 @@ class _Gen:
         tys = [self.elem_type(x) for x in lay.inputs]
         name = _ident(lay.node, self.taken)
         op = lay.op
-        size = int(np.prod(shape))
         c = None
         if op[0] == "add_const":
             c = self.const(f"{name}_c", op[1].reshape(-1) if self.io == "stream" else op[1], t)
-        if self.io == "stream":
-            params = [f"x{k}: stream[{spell(ty)}]" for k, ty in enumerate(tys)]
-            vals = [f"x{k}.get()" for k in range(len(tys))]
-            idx, lines, ind = ["i"], [f"    for i in range({size}):"], "        "
-        else:
-            params = [f"x{k}: {self.arr(ty, shape)}" for k, ty in enumerate(tys)]
-            idx, lines, ind = self._loops(shape)
-            at = ", ".join(idx)
-            vals = [f"x{k}[{at}]" for k in range(len(tys))]
+        params, vals, idx, lines, ind = self._elementwise_head(tys, shape, spell)
         if op[0] == "add":
             e = f"{vals[0]} + {vals[1]}"
         elif op[0] == "add_const":
@@ -749,13 +740,34 @@ class _Gen:
         else:
             e = self.activation("v", op)
             lines.append(f"{ind}v: {spell(tys[0])} = {vals[0]}")
+        self._elementwise_tail(lay, name, t, spell(t), params, lines, ind, idx, ins, e)
+
+    def _elementwise_head(self, tys, shape, spelled) -> tuple:
+        """An element-wise kernel's parameters, its inputs' element at the loops' indices
+        (``x0[i0, i1]``, or ``x0.get()``), the loops' variables, its lines so far (the
+        loops) and the indent of their body; ``spelled(type)`` spells an element type."""
+        if self.io == "stream":
+            params = [f"x{k}: stream[{spelled(ty)}]" for k, ty in enumerate(tys)]
+            vals = [f"x{k}.get()" for k in range(len(tys))]
+            return params, vals, ["i"], [f"    for i in range({int(np.prod(shape))}):"], \
+                "        "
+        params = [f"x{k}: {self.arr(ty, shape)}" for k, ty in enumerate(tys)]
+        idx, lines, ind = self._loops(shape)
+        at = ", ".join(idx)
+        return params, [f"x{k}[{at}]" for k in range(len(tys))], idx, lines, ind
+
+    def _elementwise_tail(self, lay: Layer, name: str, t, t_spelled: str, params, lines, ind,
+                          idx, ins, result: str) -> None:
+        """The output ``result`` (of type ``t``) stored or put, the kernel and its call, its
+        pipeline and the layer's record."""
+        shape = self.m.tensors[lay.output].shape
         y = self.out_var(lay, t, shape)
         if self.io == "stream":
-            params.append(f"y: stream[{spell(t)}]")
-            lines.append(f"{ind}y.put({e})")
+            params.append(f"y: stream[{t_spelled}]")
+            lines.append(f"{ind}y.put({result})")
         else:
             params.append(f"y: {self.arr(t, shape)}")
-            lines.append(f"{ind}y[{', '.join(idx)}] = {e}")
+            lines.append(f"{ind}y[{', '.join(idx)}] = {result}")
         self.kernels.append(f"@kernel\ndef {name}({', '.join(params)}):\n" + "\n".join(lines)
                             + "\n\n")
         if self.io == "memory":

@@ -162,16 +162,7 @@ class QGen(_Gen):
         shape = self.m.tensors[lay.output].shape
         ins = self.in_vars(lay)
         tys = [self.elem_type(x) for x in lay.inputs]
-        size = int(np.prod(shape))
-        if self.io == "stream":
-            params = [f"x{k}: stream[{ty}]" for k, ty in enumerate(tys)]
-            vals = [f"x{k}.get()" for k in range(len(tys))]
-            idx, lines, ind = ["i"], [f"    for i in range({size}):"], "        "
-        else:
-            params = [f"x{k}: {self.arr(ty, shape)}" for k, ty in enumerate(tys)]
-            idx, lines, ind = self._loops(shape)
-            at = ", ".join(idx)
-            vals = [f"x{k}[{at}]" for k in range(len(tys))]
+        params, vals, idx, lines, ind = self._elementwise_head(tys, shape, str)
         if const is not None:
             pos, table, ty = const
             vals.insert(pos, f"{table}[{', '.join(idx)}]")
@@ -179,22 +170,7 @@ class QGen(_Gen):
         for k, (ty, v) in enumerate(zip(tys, vals)):
             lines.append(f"{ind}v{k}: {ty} = {v}")
         lines += [ind + line for line in lines_of([f"v{k}" for k in range(len(tys))])]
-        y = self.out_var(lay, out_t, shape)
-        if self.io == "stream":
-            params.append(f"y: stream[{out_t}]")
-            lines.append(f"{ind}y.put({result})")
-        else:
-            params.append(f"y: {self.arr(out_t, shape)}")
-            lines.append(f"{ind}y[{', '.join(idx)}] = {result}")
-        self.kernels.append(f"@kernel\ndef {name}({', '.join(params)}):\n" + "\n".join(lines)
-                            + "\n\n")
-        if self.io == "memory":
-            for a in ins + [y]:
-                self.rolled(a)
-        self.calls.append(f"{name}({', '.join(ins + [y])})")
-        self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline({idx[-1]!r}))")
-        self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
-                                "parallelism": 1})
+        self._elementwise_tail(lay, name, out_t, out_t, params, lines, ind, idx, ins, result)
 
     def layer_quantize(self, lay: Layer) -> None:
         p = lay.attrs["q"]
