@@ -166,6 +166,27 @@ def read_quantized(proto, source: str) -> Model:
                     "reproduce bit for bit")
         return readers[0]
 
+    def pool_operands(n, a: dict, operator_form: bool) -> tuple:
+        """(input tensor, its and the output's quantization, output tensor) of a pooling
+        node: QLinear*Pool (operator form), or the float pooling in its QDQ group."""
+        if operator_form:
+            if a.get("channels_last", 0):
+                fail(n, "channels_last=1 is not supported")
+            x = int_input(n, n.input[0])
+            xq = scalar_params(n, n.input[1], n.input[2], "input")
+            if xq != qp[x]:
+                fail(n, "its input scale and zero point differ from the input tensor's")
+            yq = scalar_params(n, n.input[3], n.input[4] if len(n.input) > 4 else None,
+                               "output")
+            return x, xq, yq, n.output[0]
+        qdq_nodes.append(n)
+        x = dq_input(n, n.input[0])
+        qn = single_quantize(n)
+        handled.add(node_index[id(qn)])
+        yq = scalar_params(qn, qn.input[1], qn.input[2] if len(qn.input) > 2 else None,
+                           "output")
+        return x, qp[x], yq, qn.output[0]
+
     def weight_of(n, name: str, what: str):
         """(integer array, scale array, zero point array, axis) of a constant weight given
         as an integer initializer (operator form) or the DequantizeLinear of one (QDQ)."""
@@ -452,25 +473,7 @@ def read_quantized(proto, source: str) -> Model:
             finish(lay, act.onnx_shape, pc)
             continue
         if op in ("QLinearGlobalAveragePool", "GlobalAveragePool"):
-            if op == "QLinearGlobalAveragePool":
-                if a.get("channels_last", 0):
-                    fail(n, "channels_last=1 is not supported")
-                x = int_input(n, n.input[0])
-                xq = scalar_params(n, n.input[1], n.input[2], "input")
-                if xq != qp[x]:
-                    fail(n, "its input scale and zero point differ from the input tensor's")
-                yq = scalar_params(n, n.input[3], n.input[4] if len(n.input) > 4 else None,
-                                   "output")
-                dst = out
-            else:
-                qdq_nodes.append(n)
-                x = dq_input(n, n.input[0])
-                qn = single_quantize(n)
-                handled.add(node_index[id(qn)])
-                xq = qp[x]
-                yq = scalar_params(qn, qn.input[1], qn.input[2] if len(qn.input) > 2 else None,
-                                   "output")
-                dst = qn.output[0]
+            x, xq, yq, dst = pool_operands(n, a, op == "QLinearGlobalAveragePool")
             if len(tensors[x].shape) != 3:
                 fail(n, "2-D pooling of one sample (N=1, C, H, W) is supported")
             if xq.dtype != yq.dtype:
@@ -555,25 +558,7 @@ def read_quantized(proto, source: str) -> Model:
                     "it into the convolution before quantizing (onnxruntime.quantization."
                     "quant_pre_process does)")
         if op in ("AveragePool", "QLinearAveragePool"):
-            if op == "QLinearAveragePool":
-                if a.get("channels_last", 0):
-                    fail(n, "channels_last=1 is not supported")
-                x = int_input(n, n.input[0])
-                xq = scalar_params(n, n.input[1], n.input[2], "input")
-                if xq != qp[x]:
-                    fail(n, "its input scale and zero point differ from the input tensor's")
-                yq = scalar_params(n, n.input[3], n.input[4] if len(n.input) > 4 else None,
-                                   "output")
-                dst = out
-            else:
-                qdq_nodes.append(n)
-                x = dq_input(n, n.input[0])
-                qn = single_quantize(n)
-                handled.add(node_index[id(qn)])
-                xq = qp[x]
-                yq = scalar_params(qn, qn.input[1], qn.input[2] if len(qn.input) > 2 else None,
-                                   "output")
-                dst = qn.output[0]
+            x, xq, yq, dst = pool_operands(n, a, op == "QLinearAveragePool")
             if len(tensors[x].shape) != 3:
                 fail(n, "2-D pooling of one sample (N=1, C, H, W) is supported")
             if any(p != 0 for p in a.get("pads", [0, 0, 0, 0])) or a.get("ceil_mode", 0) \
