@@ -42,10 +42,6 @@ MODELS = {
 }
 
 
-def _stream_values(stream) -> list:
-    return list(stream)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--calls", type=int, default=4)
@@ -66,7 +62,6 @@ def main() -> int:
         cpu_s = time.process_time() - t0
         m = vo.read_model(model)
         x = np.random.default_rng(1).standard_normal(m.inputs[0].shape)
-        n_in = len(m.inputs[0].shape) and int(np.prod(m.inputs[0].shape))
         sig = kern.signature
         call = vo.arguments(sig, [x])
         work = vo.arguments(sig, [x])
@@ -89,7 +84,7 @@ def main() -> int:
             worst = max(worst, float(np.max(np.abs(got.reshape(-1) - ref.reshape(-1)))))
         rows.append({"label": label, "tag": tag, "report": design.report, "cpu_s": cpu_s,
                      "par": {i["node"]: i["parallelism"] for i in gen.layers if i["macs"]},
-                     "slow": slow["node"], "bound": bound, "error": worst, "n_in": n_in,
+                     "slow": slow["node"], "bound": bound, "error": worst,
                      "x": x, "sig": sig, "kern": kern, "verilog": design.deliverable,
                      "top": design.signature.name})
         print(f"{label}: compiled in {cpu_s:.1f} s of CPU", file=sys.stderr, flush=True)
@@ -109,7 +104,7 @@ def main() -> int:
         call = vo.arguments(sig, [np.concatenate(reps)])
         want = vo.arguments(sig, [row["x"]])
         row["kern"](*want)
-        per_call = {p.name: _stream_values(a) for p, a in zip(sig.params, want) if p.is_stream
+        per_call = {p.name: list(a) for p, a in zip(sig.params, want) if p.is_stream
                     and p.name != sig.params[0].name}
         rep = model.run_repeated(row["tag"], call, args.calls, max_cycles=5_000_000)
         for name, values in per_call.items():

@@ -666,10 +666,7 @@ class _Gen:
                 f"    for c in range({c_n}):\n        m: {acc_t} = 0.0\n"
                 f"        for i in range({h_n * w_n}):\n            m += x.get()\n"
                 f"        y.put({result})\n\n")
-            self.calls.append(f"{name}({xin}, {y})")
-            self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline(\"i\"))")
-            self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name,
-                                    "macs": 0, "parallelism": 1})
+            self._finish_layer(lay, name, [xin, y], ".pipeline(\"i\")")
             return
         store = f"y.put({result})" if self.io == "stream" else f"y[c, oh, ow] = {result}"
         body = (f"    for c in range({c_n}):\n        for oh in range({oh_n}):\n"
@@ -742,6 +739,14 @@ class _Gen:
             lines.append(f"{ind}v: {spell(tys[0])} = {vals[0]}")
         self._elementwise_tail(lay, name, t, spell(t), params, lines, ind, idx, ins, e)
 
+    def _finish_layer(self, lay: Layer, name: str, args: list[str], directives: str) -> None:
+        """A layer without multiply-accumulates done: its call in the top (on ``args``),
+        its kernel's directives in the schedule, its record."""
+        self.calls.append(f"{name}({', '.join(args)})")
+        self.compose.append(f"schedule.compose(vichls.customize({name}){directives})")
+        self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
+                                "parallelism": 1})
+
     def _elementwise_head(self, tys, shape, spelled) -> tuple:
         """An element-wise kernel's parameters, its inputs' element at the loops' indices
         (``x0[i0, i1]``, or ``x0.get()``), the loops' variables, its lines so far (the
@@ -773,10 +778,7 @@ class _Gen:
         if self.io == "memory":
             for a in ins + [y]:
                 self.rolled(a)
-        self.calls.append(f"{name}({', '.join(ins + [y])})")
-        self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline({idx[-1]!r}))")
-        self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
-                                "parallelism": 1})
+        self._finish_layer(lay, name, ins + [y], f".pipeline({idx[-1]!r})")
 
     def layer_copy(self, lay: Layer) -> None:
         x = lay.inputs[0]
@@ -805,10 +807,7 @@ class _Gen:
         if self.io == "memory":
             self.rolled(xin)
             self.rolled(y)
-        self.calls.append(f"{name}({xin}, {y})")
-        self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline({loop!r}))")
-        self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
-                                "parallelism": 1})
+        self._finish_layer(lay, name, [xin, y], f".pipeline({loop!r})")
 
     def layer_concat(self, lay: Layer) -> None:
         """The inputs side by side along the axis: in memory, each input copied into its
@@ -851,11 +850,7 @@ class _Gen:
                 self.rolled(a)
         self.kernels.append(f"@kernel\ndef {name}({', '.join(params)}):\n" + "\n".join(lines)
                             + "\n\n")
-        self.calls.append(f"{name}({', '.join(ins + [y])})")
-        directives = "".join(f".pipeline({v!r})" for v in loops)
-        self.compose.append(f"schedule.compose(vichls.customize({name}){directives})")
-        self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
-                                "parallelism": 1})
+        self._finish_layer(lay, name, ins + [y], "".join(f".pipeline({v!r})" for v in loops))
 
     #: the exponential's table: exp(-k / EXP_SCALE) for k below EXP_ENTRIES (a range of 16)
     EXP_ENTRIES, EXP_SCALE = 1024, 64
@@ -912,15 +907,11 @@ class _Gen:
                 f"    inv: {spell(table_t)} = {recip}[min(r, {steps - 1})]\n"
                 f"    for i in range({n}):\n        {store}\n")
         self.kernels.append(f"@kernel\ndef {name}({params}):\n{head}{body}\n")
-        self.calls.append(f"{name}({xin}, {y})")
-        loops = (["j"] if self.io == "stream" else []) + ["k", "h", "i"]
-        directives = "".join(f".pipeline({v!r})" for v in loops)
-        self.compose.append(f"schedule.compose(vichls.customize({name}){directives})")
         if self.io == "memory":
             self.rolled(xin)
             self.rolled(y)
-        self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
-                                "parallelism": 1})
+        loops = (["j"] if self.io == "stream" else []) + ["k", "h", "i"]
+        self._finish_layer(lay, name, [xin, y], "".join(f".pipeline({v!r})" for v in loops))
 
     def layer_argmax(self, lay: Layer) -> None:
         x = lay.inputs[0]
@@ -948,10 +939,9 @@ class _Gen:
         if self.io == "memory" and (par >= n or self._full(xin, n)):
             self.compose.append(f"schedule.compose(vichls.customize({name}).unroll(\"i\"))")
             self.want(xin, 1, n)
-        elif self.io == "memory":
-            self.rolled(xin)
-            self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline(\"i\"))")
         else:
+            if self.io == "memory":
+                self.rolled(xin)
             self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline(\"i\"))")
         self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
                                 "parallelism": 1})

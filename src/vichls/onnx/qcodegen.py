@@ -234,10 +234,7 @@ class QGen(_Gen):
             f"        for i in range({h_n}):\n            for j in range({w_n}):\n"
             f"                acc += {acc_t}({value})\n" + "\n".join(body)
             + f"\n        {store}\n\n")
-        self.calls.append(f"{name}({xin}, {y})")
-        self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline(\"j\"))")
-        self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
-                                "parallelism": 1})
+        self._finish_layer(lay, name, [xin, y], ".pipeline(\"j\")")
 
 
     def layer_qavgpool(self, lay: Layer) -> None:
@@ -291,11 +288,7 @@ class QGen(_Gen):
             f"{ind}v = min(float32({f32(hi)}), max(float32({f32(lo)}), v))\n"
             f"{ind}r: fixed(10, 10, quant=\"rnd_conv\", overflow=\"sat\") = v\n"
             f"{ind}q: {yq.dtype} = {yq.dtype}(int32(r))\n{ind}{store}\n\n")
-        self.calls.append(f"{name}({xin}, {y})")
-        self.compose.append(f"schedule.compose(vichls.customize({name}).pipeline(\"kw\")"
-                            f"{extra})")
-        self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
-                                "parallelism": 1})
+        self._finish_layer(lay, name, [xin, y], f".pipeline(\"kw\"){extra}")
 
 
 def generate_quantized(model: Model, boundary: str = "quantized", io: str = "memory",
