@@ -248,3 +248,19 @@ def test_flattened_nest_distances_are_exact():
     # C[i][j - 1] is a true recurrence of distance 1; A's read and write are not one
     reason = loop.attributes["vichls.ii_reason"].data
     assert "array 'C'" in reason and "array 'A'" not in reason, reason
+
+
+def test_resource_reasons_name_the_worst_memories_and_count_the_rest():
+    # twelve banks of a partitioned array, bank 'w_3' the busiest: the reason names the
+    # few that need the largest II and counts the others in one line
+    nodes = [MNode(1, 0.3, port=f"b{k}") for k in range(12) for _ in range(3)]
+    nodes += [MNode(1, 0.3, port="b3") for _ in range(3)]
+    names = {f"b{k}": f"w_{k}" for k in range(12)}
+    b = bounds(nodes, [], {f"b{k}": 1 for k in range(12)}, names)
+    assert b.res_mii == 6
+    assert b.res_reasons[0] == "memory 'w_3' has 1 port and 6 accesses per iteration (II >= 6)"
+    assert b.res_reasons[1].startswith("memory 'w_0' has 1 port and 3 accesses")
+    assert b.res_reasons[3].startswith("memory 'w_2' ")
+    assert len(b.res_reasons) == 5
+    assert b.res_reasons[4] == ("8 more memories with more accesses per iteration than ports "
+                                "('w_4', 'w_5', 'w_6', ...; II >= 3)")

@@ -42,6 +42,7 @@ no loop (inner loops were unrolled) and the loop has no ``iter_args``.
 from __future__ import annotations
 
 import heapq
+import re
 
 from dataclasses import dataclass, field
 from math import ceil
@@ -219,6 +220,7 @@ def resource_bound(nodes: list[MNode], capacity: dict, names: dict) -> Bounds:
     """The resource bound on II (accesses per memory port, busy dividers), with reasons."""
     b = Bounds()
     uses: dict = {}
+    memories: list[tuple[int, str, int, int]] = []  # (II needed, name, ports, accesses)
     for node in nodes:
         if node.port is not None:
             uses[node.port] = uses.get(node.port, 0) + 1
@@ -230,17 +232,41 @@ def resource_bound(nodes: list[MNode], capacity: dict, names: dict) -> Bounds:
                 f"stream '{names.get(port, '?')}' moves one element per cycle and the loop "
                 f"{'gets' if side == 'get' else 'puts'} {count} per iteration (II >= {need})")
         elif need > 1:
-            ports = capacity.get(port, 1)
-            b.res_reasons.append(
-                f"memory '{names.get(port, '?')}' has {ports} port{'s' if ports > 1 else ''} "
-                f"and {count} accesses per iteration (II >= {need})")
+            memories.append((need, names.get(port, "?"), capacity.get(port, 1), count))
         b.res_mii = max(b.res_mii, need)
+    b.res_reasons += _memory_reasons(memories)
     for i, node in enumerate(nodes):
         if node.busy > 1:
             b.res_reasons.append(f"{names.get(i, 'a divider')} is not pipelined: it is busy "
                                  f"{node.busy} cycles (II >= {node.busy})")
             b.res_mii = max(b.res_mii, node.busy)
     return b
+
+
+#: memories named one by one in an II reason; the others are counted in one line
+MEMORY_REASONS_SHOWN = 4
+
+
+def _memory_reasons(memories: list[tuple[int, str, int, int]]) -> list[str]:
+    """The reasons of the memories that bound II, those needing the largest II first; past
+    ``MEMORY_REASONS_SHOWN`` one line counts the rest (a loop over a partitioned array can
+    have hundreds of banks, each with the same story)."""
+    def natural(name: str) -> list:   # 'A_2' before 'A_10'
+        return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+    memories = sorted(memories, key=lambda m: (-m[0], natural(m[1])))
+    reasons = [f"memory '{name}' has {ports} port{'s' if ports > 1 else ''} and {count} "
+               f"accesses per iteration (II >= {need})"
+               for need, name, ports, count in memories[:MEMORY_REASONS_SHOWN]]
+    rest = memories[MEMORY_REASONS_SHOWN:]
+    if rest:
+        low, high = rest[-1][0], rest[0][0]
+        needs = f"II >= {low}" if low == high else f"II >= {low} to {high}"
+        names = ", ".join(f"'{m[1]}'" for m in rest[:3])
+        more = ", ..." if len(rest) > 3 else ""
+        reasons.append(f"{len(rest)} more memories with more accesses per iteration than "
+                       f"ports ({names}{more}; {needs})")
+    return reasons
 
 
 def recurrence_bound(n: int, edges: list[MEdge], asked: int = 1) -> tuple[int, str]:
