@@ -243,6 +243,9 @@ def simulated():
         "separable_wide": (om.separable(size=5), {"parallelism": {"depthwise": 18,
                                                                   "pointwise": 8}}),
         "residual_stream": (om.residual(size=4), {"io": "stream"}),
+        # every output channel a cycle (conv1, padded), two of four (conv2): oh, ow and co
+        # in one flattened pipeline
+        "cnn_channels": (om.cnn(size=6), {"parallelism": {"conv1": 27, "conv2": 54}}),
         "residual_ci": (om.residual(size=4), {"parallelism": {"conv1": 9, "conv2": 1}}),
         # the global average summed as the stream comes; parallelism balanced per layer
         "cnn_stream_auto": (om.cnn(size=6), {"io": "stream", "parallelism": "auto"}),
@@ -261,7 +264,7 @@ def simulated():
 
 @pytest.mark.parametrize("name", ["mlp_memory", "mlp_full", "mlp_stream", "branches", "cnn",
                                   "mlp_reuse", "separable_low", "separable_wide",
-                                  "residual_stream", "residual_ci", "cnn_stream_auto",
+                                  "residual_stream", "cnn_channels", "residual_ci", "cnn_stream_auto",
                                   "separable_auto", "softmax", "softmax_stream",
                                   "inception_stream", "concat_memory"])
 def test_rtl_equals_the_python_call(simulated, name):
@@ -397,6 +400,18 @@ def test_auto_parallelism_within_the_budget_layer_by_layer():
     assert sum(balance(m, "fixed(16, 6)", budget={"dsp": 64}).values()) > 32
     gen = vo.source(om.mlp(), parallelism={"default": "auto", "dense3": 1})
     assert [i["parallelism"] for i in gen.layers][3] == 1  # a layer's own request wins
+
+
+def test_auto_parallelism_layer_by_layer_takes_several_output_channels():
+    from vichls.onnx.balance import balance
+
+    m = vo.read_model(om.cnn())
+    # conv1 has one input channel: past its 9-product window only more output channels
+    # per cycle go faster (the flattened oh, ow, co pipeline)
+    chosen = balance(m, "fixed(16, 6)")
+    assert chosen["conv1"] == 27 and chosen["conv2"] > 27
+    src = vo.source(om.cnn(), parallelism={"conv1": 27, "conv2": 54}).source
+    assert 'customize(conv2).unroll("co", 2).pipeline("co")' in src
 
 
 def test_cli_parallelism_auto(tmp_path, capsys):

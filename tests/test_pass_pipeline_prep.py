@@ -4,11 +4,13 @@ constant loops as affine loops, and partitioning through flattened indices."""
 
 from __future__ import annotations
 
-from xdsl.dialects import affine, arith, memref, scf
+import numpy as np
+from xdsl.dialects import affine, arith, func, memref, scf
 
 import vichls
 from vichls import int32, kernel
 from vichls.driver.fpga import prepare
+from vichls.analysis.loop_utils import constant_bounds
 from vichls.transforms.loop.loop_flatten_guarded import flatten_guarded
 from vichls.dialects.attributes import II_ATTR
 
@@ -274,3 +276,54 @@ def test_exact_divisions_keep_bank_indices_exact():
     prepare(module, 10.0)
     (loop,) = [op for op in module.walk() if isinstance(op, scf.ForOp)]
     assert loop.attributes[II_ATTR].value.data == 1
+
+
+WEIGHTS = vichls.const(np.arange(8 * 9).reshape(8, 3, 3) % 7 - 3, int32)
+
+
+@kernel
+def conv_rows(x: int32[8, 8], y: int32[8, 6, 6]):
+    for oh in range(6):
+        for ow in range(6):
+            for co in range(8):
+                acc: int32 = 0
+                for kh in range(3):
+                    for kw in range(3):
+                        acc += x[oh + kh, ow + kw] * WEIGHTS[co, kh, kw]
+                y[co, oh, ow] = acc
+
+
+@kernel
+def conv_top(img: int32[8, 8], out: int32[8, 6, 6]):
+    conv_rows(img, out)
+
+
+def _callee_loops(schedule):
+    module = schedule.module()
+    (callee,) = [op for op in module.ops if isinstance(op, func.FuncOp)
+                 and op.sym_name.data == "conv_rows"]
+    return [op for op in callee.walk() if isinstance(op, affine.ForOp)]
+
+
+def test_unrolled_output_channels_flatten_with_the_pixel_loops():
+    # four output channels a cycle: the unrolled copies y[co + 1] .. y[co + 3] of the
+    # flattened co = (t mod 2) * 4 never meet y[co] at any two iterations, so oh and ow
+    # flatten into the pipeline too (one loop of 6 * 6 * 2 iterations)
+    s = vichls.customize(conv_top)
+    s.compose(vichls.customize(conv_rows).unroll("co", 4).pipeline("co"))
+    s.partition("out", dim=1, factor=4).partition("WEIGHTS", dim=1, factor=4)
+    s.partition("WEIGHTS", dim=2, factor=3).partition("WEIGHTS", dim=3, factor=3)
+    s.partition("img", dim=1, factor=3).partition("img", dim=2, factor=3)
+    (loop,) = _callee_loops(s)
+    assert constant_bounds(loop).trip_count == 72
+
+
+def test_a_called_kernel_sees_the_partitions_the_top_requests():
+    # every output channel a cycle: the weights, completely partitioned by the top's
+    # request, are 72 registers, not 72 reads of one memory: the nest flattens
+    s = vichls.customize(conv_top)
+    s.compose(vichls.customize(conv_rows).pipeline("ow"))
+    s.partition("out", dim=1, factor=8).partition("WEIGHTS", kind="complete")
+    s.partition("img", dim=1, factor=3).partition("img", dim=2, factor=3)
+    (loop,) = _callee_loops(s)
+    assert constant_bounds(loop).trip_count == 36

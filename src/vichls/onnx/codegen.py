@@ -395,12 +395,15 @@ class _Gen:
                 pts = {p for p in pts if p <= 2}
             return sorted(pts)
         if lay.kind == "conv":
-            _, cig, kh_n, kw_n = lay.weight.shape
+            co_n, cig, kh_n, kw_n = lay.weight.shape
             win = kh_n * kw_n
-            # (several output channels per cycle are left out: the loops then run
-            # oh, ow, co, which the pipeline does not flatten yet, and each row of
-            # outputs fills and drains the pipeline; see docs/onnx.md)
-            return sorted({1, kw_n} | {u * win for u in range(1, cig + 1) if cig % u == 0})
+            pts = {1, kw_n} | {u * win for u in range(1, cig + 1) if cig % u == 0}
+            groups = lay.attrs.get("group", 1)
+            if self.io == "memory" and not self.dataflow and \
+                    (groups == 1 or (cig == 1 and co_n == groups)):
+                # v output channels per cycle (layer_conv: oh, ow, co with co unrolled)
+                pts |= {v * cig * win for v in range(2, co_n + 1) if co_n % v == 0}
+            return sorted(pts)
         return []
 
     # -- layers ----------------------------------------------------------------------------

@@ -46,6 +46,7 @@ Assumes the loop-level IR of docs/ir.md (0-d memrefs carry values between statem
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 from xdsl.dialects import affine, arith, func, memref, scf
@@ -54,7 +55,8 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.ir.affine import AffineExpr
 from xdsl.ir.affine.affine_expr import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr
 
-from vichls.transforms.loop.partition_arrays import requested_partitions
+from vichls.transforms.loop.partition_arrays import requested_partitions_in
+from vichls.analysis.known_multiple import expr_multiple
 from vichls.analysis.memory_names import source_name
 from vichls.analysis.loop_utils import (
     ConstantBounds,
@@ -116,7 +118,21 @@ def _distinct(a: tuple, b: tuple, always: bool = False) -> bool:
         (base_x, c_x), (base_y, c_y) = _constant_part(x), _constant_part(y)
         if base_x == base_y and c_x != c_y and (base_x == "" or not always):
             return True
+        # ``k * e + c`` against ``k * e' + c'`` with c and c' apart modulo k: never one
+        # element, whatever e and e' are (the copies of an unrolled loop flattened:
+        # ``y[(t mod 2) * 4 + 1]`` and ``y[(t mod 2) * 4 + 2]``)
+        k = math.gcd(expr_multiple(_without_constant(x), operands_a),
+                     expr_multiple(_without_constant(y), operands_b))
+        if k > 1 and (c_x - c_y) % k:
+            return True
     return False
+
+
+def _without_constant(expr):
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add and \
+            isinstance(expr.rhs, AffineConstantExpr):
+        return expr.lhs
+    return expr
 
 
 def _elements(array, ops: list[Operation], always: bool = False) -> dict | None:
@@ -158,7 +174,7 @@ def _hoisting_lost(outer: affine.ForOp, inner: affine.ForOp, registers: dict,
     function = outer
     while not isinstance(function, func.FuncOp):
         function = function.parent_op()
-    requests = requested_partitions(function)
+    requests = requested_partitions_in(function)
     moving: Counter = Counter()  # (memory, bank) -> accesses the loop makes anyway
     still: Counter = Counter()  # (memory, bank) -> invariant loads flattening adds
     seen = set()
@@ -197,14 +213,15 @@ def _bank(access: Operation, requests: dict) -> object:
     if specs is None:
         return 0
     results = access.map.data.results
+    shape = access.memref.type.get_shape()
     bank = []
-    for kind, dim, factor in specs:  # (one per partitioned dimension; dim=0: "any")
-        if not 1 <= dim <= len(results) or not isinstance(results[dim - 1], AffineConstantExpr):
-            return "any"
-        c = results[dim - 1].value
-        size = access.memref.type.get_shape()[dim - 1]
-        f = factor or size
-        bank.append({"cyclic": c % f, "complete": c}.get(kind, c // -(-size // f)))
+    for kind, dim, factor in specs:  # (one per partitioned dimension; dim=0: every one)
+        for axis in range(len(results)) if dim == 0 else [dim - 1]:
+            if not 0 <= axis < len(results) or not isinstance(results[axis], AffineConstantExpr):
+                return "any"
+            c, size = results[axis].value, shape[axis]
+            f = factor or size
+            bank.append({"cyclic": c % f, "complete": c}.get(kind, c // -(-size // f)))
     return bank[0] if len(bank) == 1 else tuple(bank)
 
 

@@ -88,7 +88,7 @@ from vichls.dialects.attributes import BANK_OF_ATTR, PARTITIONS_ATTR, REQUESTS_A
 from vichls.errors import VichlsError
 from vichls.analysis.array_writes import init_nest
 from vichls.analysis.loop_utils import loop_display_name
-from vichls.analysis.memory_names import display_name
+from vichls.analysis.memory_names import display_name, source_name
 from vichls.limits import unroll_limit, unroll_limit_hint
 from vichls.signature import KernelSignature, Param, signature_of, top_function
 from vichls.dialects.attributes import NAME_ATTR
@@ -1111,6 +1111,46 @@ def requested_partitions(function: func.FuncOp
         out.setdefault(d["array"].data, []).append(
             (d["kind"].data, d["dim"].value.data, factor or None))
     return out
+
+
+def requested_partitions_in(function: func.FuncOp
+                            ) -> dict[str, list[tuple[str, int, int | None]]]:
+    """The partition requests that reach the arrays of ``function`` by their names in it:
+    the top function's requests (requested_partitions) for the top; in a called function
+    (its loop directives run before it is inlined, while the requests sit on the top), those
+    of the constant and local arrays it names, and, for an array parameter, those of the
+    array every call passes (through calls of calls), nothing when the calls disagree."""
+    module = function.parent_op()
+    if not isinstance(module, ModuleOp):
+        return requested_partitions(function)
+    top = top_function(module)
+    if function is top:
+        return requested_partitions(top)
+    seen: dict[str, dict] = {}
+
+    def of(f: func.FuncOp, depth: int) -> dict:
+        name = f.sym_name.data
+        if name not in seen:
+            if f is top or depth > 64:
+                seen[name] = requested_partitions(top) if f is top else {}
+                return seen[name]
+            out = dict(requested_partitions(top))
+            calls = [(c, caller) for caller in module.ops if isinstance(caller, func.FuncOp)
+                     for c in caller.walk() if isinstance(c, func.CallOp)
+                     and c.callee.string_value() == name]
+            for arg in f.body.block.args:
+                param = source_name(arg)
+                if param is None or not isinstance(arg.type, MemRefType):
+                    continue
+                passed = [of(caller, depth + 1).get(source_name(c.arguments[arg.index]) or "")
+                          for c, caller in calls if arg.index < len(c.arguments)]
+                out.pop(param, None)
+                if passed and passed[0] is not None and all(p == passed[0] for p in passed):
+                    out[param] = passed[0]
+            seen[name] = out
+        return seen[name]
+
+    return of(function, 0)
 
 
 def apply_requested_partitions(module: ModuleOp) -> None:
