@@ -412,6 +412,10 @@ def test_auto_parallelism_layer_by_layer_takes_several_output_channels():
     assert chosen["conv1"] == 27 and chosen["conv2"] > 27
     src = vo.source(om.cnn(), parallelism={"conv1": 27, "conv2": 54}).source
     assert 'customize(conv2).unroll("co", 2).pipeline("co")' in src
+    # the pooling after conv1 takes its three channels a cycle too
+    assert "    for oh in range(4):\n        for ow in range(4):\n            for c in range(3):" \
+        in src.split("def pool1")[1]
+    assert "schedule.partition('r1', dim=1, factor=3" in src
 
 
 def test_cli_parallelism_auto(tmp_path, capsys):

@@ -672,8 +672,16 @@ class _Gen:
             self._finish_layer(lay, name, [xin, y], ".pipeline(\"i\")")
             return
         store = f"y.put({result})" if self.io == "stream" else f"y[c, oh, ow] = {result}"
-        body = (f"    for c in range({c_n}):\n        for oh in range({oh_n}):\n"
-                f"            for ow in range({ow_n}):\n" + inner + f"                {store}\n")
+        # as many channels per cycle as the layer before writes at once (its output's
+        # banks on the channel dimension; memory io): the loops run oh, ow, c, with c
+        # unrolled by that many, so a layer of v channels per cycle is not waited for
+        vc = 1
+        if self.io == "memory" and kh_n * kw_n <= 16:
+            vc = _divisor_at_most(c_n, max(self._write_factors(xin, 1)))
+        loops = [("oh", oh_n), ("ow", ow_n), ("c", c_n)] if vc > 1 else \
+            [("c", c_n), ("oh", oh_n), ("ow", ow_n)]
+        body = "".join(f"{'    ' * (k + 1)}for {var} in range({n}):\n"
+                       for k, (var, n) in enumerate(loops)) + inner + f"                {store}\n"
         if self.io == "stream":
             src = (f"@kernel\ndef {name}(x: stream[{spell(tx)}], y: stream[{spell(t)}]):\n"
                    f"    {xa}: {self.arr(tx, (c_n, h_n, w_n))} = {self.zero(tx)}\n"
@@ -686,22 +694,28 @@ class _Gen:
             src = (f"@kernel\ndef {name}(x: {self.arr(tx, (c_n, h_n, w_n))}, "
                    f"y: {self.arr(t, (c_n, oh_n, ow_n))}):\n" + body + "\n")
             extra = ""
-            self.rolled(y)
+            if vc > 1:
+                for dim, f in ((1, vc), (2, 1), (3, 1)):
+                    self.want(y, dim, f, "write")
+            else:
+                self.rolled(y)
         self.kernels.append(src)
         self.calls.append(f"{name}({xin}, {y})")
-        # one output per cycle when the window is small; else one input per cycle
+        # one output per cycle (vc with channels at once) when the window is small; else
+        # one input per cycle
         parr = xa if self.io == "stream" else xin
         if kh_n * kw_n <= 16:
             self.want(parr, 2, kh_n)
             self.want(parr, 3, kw_n)
-            self.want(parr, 1, 1)
-            directives = ".pipeline(\"ow\")"
+            self.want(parr, 1, vc)
+            directives = (f".unroll(\"c\", {vc}).pipeline(\"c\")" if 1 < vc < c_n
+                          else ".pipeline(\"ow\")")
         else:
             self.rolled(parr)
             directives = ".pipeline(\"kw\")"
         self.compose.append(f"schedule.compose(vichls.customize({name}){directives}{extra})")
         self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
-                                "parallelism": 1})
+                                "parallelism": vc})
 
     def activation(self, v: str, act) -> str:
         if act is None:
