@@ -340,10 +340,11 @@ def test_bench_dse_is_bounded_in_time_and_says_so(tiny_suite, tmp_path, capsys):
     json_path = tmp_path / "d.json"
     status = main(["bench", "vadd", "--suite-dir", str(tiny_suite), "--quiet", "--no-synth",
                    "--no-fmax", "--directives", "dse", "--dse-time", "30", "--jobs", "2",
-                   "--json", str(json_path)])
+                   "--dse-points", "12", "--json", str(json_path)])
     assert status == 0, capsys.readouterr().err
     doc = json.loads(json_path.read_text())
     assert doc["options"]["dse_seconds"] == 30 and "--dse-time 30" in doc["command"]
+    assert doc["options"]["dse_points"] == 12 and "--dse-points 12" in doc["command"]
     row = doc["rows"][0]
     assert row["status"] == "ok" and row["directives"] != "none"
     with pytest.raises(SystemExit) as refused:  # argparse refuses it, with status 2

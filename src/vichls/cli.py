@@ -653,11 +653,15 @@ def make_parser() -> argparse.ArgumentParser:
     b.add_argument("--markdown", metavar="FILE", help="also write a results page (Markdown)")
     b.add_argument("--jobs", type=positive_int, metavar="N",
                    help="synthesis and DSE processes (default: the number of CPUs)")
-    from vichls.bench.runner import DEFAULT_DSE_SECONDS
+    from vichls.bench.runner import DEFAULT_DSE_POINTS, DEFAULT_DSE_SECONDS
 
     b.add_argument("--dse-time", type=nonnegative_number, default=DEFAULT_DSE_SECONDS, metavar="S",
                    help="with --directives dse: seconds each benchmark's exploration may "
                         f"take (default {DEFAULT_DSE_SECONDS:g}; 0: no limit, as vichls dse)")
+    b.add_argument("--dse-points", type=positive_int, default=DEFAULT_DSE_POINTS, metavar="N",
+                   help="with --directives dse: design points each benchmark's exploration "
+                        f"evaluates at most (default {DEFAULT_DSE_POINTS}); with --dse-time 0 "
+                        "the choice does not depend on the machine's speed or load")
     b.add_argument("--no-synth", action="store_true", help="skip Yosys synth_xilinx")
     b.add_argument("--no-fmax", action="store_true", help="skip the nextpnr-ecp5 fmax run")
     b.add_argument("--clock-period", type=positive_number, default=10.0, metavar="NS",

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 from vichls.bench.bound import CycleBound, cycle_bound
-from vichls.bench.runner import (DEFAULT_DSE_SECONDS, DIRECTIVE_MODES, BenchOptions, BenchResult,
+from vichls.bench.runner import (DEFAULT_DSE_POINTS, DEFAULT_DSE_SECONDS, DIRECTIVE_MODES, BenchOptions, BenchResult,
                                  load_suite, run_bench)
 
 __all__ = ["BenchOptions", "BenchResult", "CycleBound", "DIRECTIVE_MODES", "cycle_bound",
@@ -72,7 +72,8 @@ def result_document(result: BenchResult, command: str) -> dict:
                     "fmax_target_mhz": o.target_mhz, "synth": o.synth, "fmax": o.fmax,
                     "fmax_seeds": o.fmax_seeds,
                     "jobs": o.jobs or os.cpu_count(),
-                    "dse_seconds": o.dse_seconds if o.directives == "dse" else None},
+                    "dse_seconds": o.dse_seconds if o.directives == "dse" else None,
+                    "dse_points": o.dse_points if o.directives == "dse" else None},
         "seconds": round(result.seconds, 1),
         "notes": result.notes,
         "summary": result.summary,
@@ -146,6 +147,9 @@ def command_of(args) -> str:
         words += ["--jobs", str(args.jobs)]
     if args.directives == "dse" and args.dse_time != DEFAULT_DSE_SECONDS:
         words += ["--dse-time", f"{args.dse_time:g}"]
+    if args.directives == "dse" and getattr(args, "dse_points", DEFAULT_DSE_POINTS) != \
+            DEFAULT_DSE_POINTS:
+        words += ["--dse-points", str(args.dse_points)]
     for flag in ("csv", "json", "markdown"):
         if getattr(args, flag):
             words += [f"--{flag}", getattr(args, flag)]
@@ -166,7 +170,8 @@ def run_command(args) -> int:
         fmax_target_mhz=args.fmax_target or target_mhz,
         fmax_seeds=getattr(args, "fmax_seeds", 1),
         suite_dir=Path(args.suite_dir) if args.suite_dir else None,
-        progress=not args.quiet, dse_seconds=args.dse_time or None)
+        progress=not args.quiet, dse_seconds=args.dse_time or None,
+        dse_points=getattr(args, "dse_points", DEFAULT_DSE_POINTS))
     result = run_bench(options)
     command = command_of(args)
     print(text_table(result.rows))

@@ -37,12 +37,13 @@ from typing import Callable
 
 from vichls.errors import VichlsError
 
-__all__ = ["BenchOptions", "BenchResult", "DEFAULT_DSE_SECONDS", "DIRECTIVE_MODES", "default_suite_dir", "load_suite",
+__all__ = ["BenchOptions", "BenchResult", "DEFAULT_DSE_POINTS", "DEFAULT_DSE_SECONDS", "DIRECTIVE_MODES", "default_suite_dir", "load_suite",
            "run_bench"]
 
 DIRECTIVE_MODES = ("none", "manual", "dse")
 #: Seconds of wall clock each benchmark's exploration may take under --directives dse.
 DEFAULT_DSE_SECONDS = 120.0
+DEFAULT_DSE_POINTS = 200  # (vichls dse's --max-points)
 
 
 @dataclass
@@ -62,6 +63,9 @@ class BenchOptions:
     max_cycles: int = 50_000_000
     progress: bool = True  # tqdm bars and phase lines on stderr
     dse_seconds: float | None = DEFAULT_DSE_SECONDS  # time budget of each benchmark's DSE (None: none)
+    #: design points each benchmark's DSE evaluates at most: with no time budget, the
+    #: choice does not depend on the machine's speed or load
+    dse_points: int = DEFAULT_DSE_POINTS
 
     @property
     def target_mhz(self) -> float:
@@ -163,7 +167,8 @@ def _module_for(bench, mode: str, options: BenchOptions) -> tuple[object, str]:
 
     jobs = max(1, options.jobs or os.cpu_count() or 1)
     result = explore(bench.kernel, jobs=jobs, clock_period_ns=options.clock_period_ns,
-                     time_budget=options.dse_seconds, progress=options.progress)
+                     time_budget=options.dse_seconds, max_points=options.dse_points,
+                     progress=options.progress)
     schedule = vichls.customize(bench.kernel)
     if result.chosen is not None:
         apply_directives(schedule, result.chosen.directives)
