@@ -265,7 +265,11 @@ def test_pipelines_imply_copies_within_the_slack(tmp_path):
     outward = Point(pipeline=("i/j", "i/k"))
     assert space.pipelined_outward(Point()) == outward
     seeds = space.seeds()
-    assert seeds[:2] == [Point(), outward]
+    # first the baseline, then the widest uniform unroll of the innermost loops that is
+    # valid and within the DSP budget, pipelined (12 copies at most: 10 divides 40), then
+    # every nest pipelined as far out as the bound allows
+    assert seeds[0] == Point() and seeds[2] == outward
+    assert dict(seeds[1].unroll) == {"i/j": 10, "i/k/j": 10} and seeds[1].pipeline
     assert all(space.valid(p) for p in seeds)
     # the innermost loops pipelined, with their unrolls alone (no outer unroll): these
     # flatten into their outer loops, so they are seeds of their own

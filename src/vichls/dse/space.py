@@ -756,7 +756,8 @@ class Space:
     # -- sampling and moves ----------------------------------------------------------------------
     def seeds(self) -> list[Point]:
         """A structured first sample, pipelined points first (under a time budget the
-        search may only get through part of it): no directives; every nest pipelined
+        search may only get through part of it): no directives; the widest uniform unroll
+        of the innermost loops whose multipliers fit the DSP budget, pipelined; every nest pipelined
         (``pipelined_outward``, then ``pipelined_innermost``), also after each interchange;
         then each pipeline candidate
         alone, then over every innermost loop unrolled by a common factor (the loop above
@@ -790,6 +791,16 @@ class Space:
         piped = [q for u in [base, *reordered, *uniform]
                  for q in (self.pipelined_outward(u), self.pipelined_innermost(u))
                  if q.pipeline] + piped
+        # the widest uniform unroll whose multipliers fit the budget, pipelined, right
+        # after the baseline: where the kernel's nests are regular it is often the best
+        # point, and a search cut short by its time budget should not only have seen the
+        # narrow ones
+        outer_loops = {self.loops[p].parent for p in inner} - {None}
+        widest = [q for u in reversed(uniform) if not outer_loops & set(dict(u.unroll))
+                  for q in (self.pipelined_outward(u), self.pipelined_innermost(u))
+                  if q.pipeline and self.valid(q)
+                  and (self.dsp_budget is None or self.dsp_estimate(q) <= self.dsp_budget)][:1]
+        piped = widest + piped
         out = [base]
         # the partitions pipelining implies make a point costlier to build and are
         # sometimes the worse design: both variants, the one with them first
