@@ -11,6 +11,7 @@ adapters simulated by a cocotb bench of their own.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -694,3 +695,58 @@ def test_m_axi_wide_bus_random_writes_mark_one_element(maxi_kernels, tmp_path):
 def test_m_axi_wide_adapter_lints_clean(words, width, burst, reads, writes, bus):
     v = maxi_adapter("t", "x", words, width, burst, reads, writes, data_width=bus)
     assert lint_verilog(v, "t_x_m_axi") == []
+
+
+def test_m_axi_wide_bus_widths_in_report_packages_and_software(maxi_kernels):
+    """data_width=128 with 32-bit elements: the delivered ports, the .rpt (its port table and
+    M_AXI table), the IP-XACT component (the AXI4 bus's DATA_WIDTH, the address space's
+    width, the ports' vectors), the Platform Designer component and the FuseSoC core carry
+    the bus's widths; the register file, x<top>_hw.h and the drivers keep 64-bit base
+    addresses (the bus width is no register)."""
+    import xml.etree.ElementTree as ET
+
+    from vichls.interface.package import package_files
+    from vichls.report_text import text_report
+
+    k = maxi_kernels["vscale"]
+    design = _maxi(k, ["a", "b"], ["k"], pipeline="i", data_width={"b": 128}).build("fpga")
+    report = design.report
+    ports = {p["name"]: p["width"] for p in report["interface"]["ports"]}
+    assert (ports["m_axi_gmem0_RDATA"], ports["m_axi_gmem0_WSTRB"]) == (32, 4)
+    assert (ports["m_axi_gmem1_WDATA"], ports["m_axi_gmem1_WSTRB"],
+            ports["m_axi_gmem1_RDATA"]) == (128, 16, 128)
+    text = text_report(report)
+    cells = [[c.strip() for c in line.split("|")[1:-1]] for line in text.splitlines()
+             if line.startswith("|")]
+    assert ["m_axi_gmem1_WDATA", "out", "128", "m_axi", "b", "array"] in cells
+    assert ["m_axi_gmem1", "b", "32 -> 128", "64", "16", "0x1c"] in cells  # * M_AXI
+    assert ["m_axi_gmem0", "a", "32 -> 32", "64", "16", "0x10"] in cells
+    files = package_files("vscale", design.deliverable, report, {"all"})
+    spirit = "{http://www.spiritconsortium.org/XMLSchema/SPIRIT/1685-2009}"
+    root = ET.fromstring(files["ip/component.xml"])
+    params = {}
+    for bus in root.iter(f"{spirit}busInterface"):
+        name = bus.find(f"{spirit}name").text
+        params[name] = {p.find(f"{spirit}name").text: p.find(f"{spirit}value").text
+                        for p in bus.iter(f"{spirit}parameter")}
+    assert params["m_axi_gmem1"]["DATA_WIDTH"] == "128"
+    assert params["m_axi_gmem0"]["DATA_WIDTH"] == "32"
+    spaces = {s.find(f"{spirit}name").text: s.find(f"{spirit}width").text
+              for s in root.iter(f"{spirit}addressSpace")}
+    assert spaces["Data_m_axi_gmem1"] == "128"
+    for port in root.iter(f"{spirit}port"):
+        if port.find(f"{spirit}name").text == "m_axi_gmem1_WSTRB":
+            assert port.find(f".//{spirit}left").text == "15"
+            break
+    else:
+        raise AssertionError("no m_axi_gmem1_WSTRB in component.xml")
+    tcl = files["vscale_hw.tcl"]
+    assert re.search(r"add_interface_port m_axi_gmem1 m_axi_gmem1_WDATA wdata Output 128\b", tcl)
+    assert re.search(r"add_interface_port m_axi_gmem1 m_axi_gmem1_WSTRB wstrb Output 16\b", tcl)
+    assert files["vscale.v"] == design.deliverable and "vscale.core" in files
+    regs = {r.name: r.width for m in design.register_maps.values() for r in m.registers}
+    assert regs["a"] == regs["b"] == 64
+    header = hw_header("vscale", design.register_maps)
+    assert "#define XVSCALE_CONTROL_BITS_B_DATA 64" in header
+    assert "'b': ('control', 28, 64" in python_driver("vscale", design.signature,
+                                                      design.register_maps)

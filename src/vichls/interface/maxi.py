@@ -42,15 +42,25 @@ not come yet, or the write side has no room.
   next call may find another memory); ``idle`` once every write is answered and no read
   beat is outstanding (the wrapper holds ``ap_done`` until then).
 
-Element ``i`` is at ``base + i * bytes``; the bus is as wide as an element (32 or 64 bits).
+Element ``i`` is at ``base + i * bytes``. The bus has ``data_width`` bits (by default an
+element's), ``lanes`` elements a beat (lane 0 the low bytes); everything above counts beats
+of the bus ("words"): element ``i`` is lane ``(i + lane0) mod lanes`` of beat
+``(i + lane0) / lanes``, ``lane0`` the elements of the base address below a beat (the array
+spans one beat more when it is not 0). With several lanes: the read buffer has a bank per
+lane (a beat that comes writes them all, the core's write its lane; a read takes the beat,
+registered, and q0 is its lane); writes are gathered into a beat (``amask``: the lanes
+written) that goes into the FIFO at a write to another beat or when the burst is closed
+(the FIFO counts as full one beat early, so it always has room then), and its W beat's
+WSTRB marks the bytes of those lanes only.
 
 Why: the contract (docs/hardware-interface.md) has Vitis's m_axi ports; the issue asks that
 sequential accesses stream at one word a cycle with reads and writes outstanding, random
 ones stay correct. The core keeps its schedule; ``hold`` is a function of the adapter's
 registers only (the core's stall logic must not depend on its own requests).
 
-Assumes one array per bundle, a single-port memory (the schedule gives m_axi arrays one port)
-and a base address aligned to the element size.
+Assumes one array per bundle, a single-port memory (the schedule gives m_axi arrays one port),
+elements of whole bytes (8, 16, 32 or 64 bits) and a base address aligned to the element
+size.
 """
 
 from __future__ import annotations

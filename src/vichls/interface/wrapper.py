@@ -184,7 +184,9 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
                 conns[n] = f"core_{n}"
             entry["bundle"] = i.option("bundle")
             entry["ports"] = [n for n, _, _ in made]
+            entry["element_width"] = p.scalar.width
             entry["data_width"] = bus_width(p.scalar.width, i.option("data_width"))
+            entry["max_burst"] = i.option("max_burst")
             maxi.append(p.name)
         elif i.mode == "bram":
             made, lines, wired = bram_adapter(p.name, p.scalar.width, {n: core[n] for n in mine})
