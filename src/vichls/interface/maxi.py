@@ -191,14 +191,12 @@ def maxi_adapter(top: str, name: str, words: int, width: int, max_burst: int,
     port_list = ",\n".join(f"    {p}" for p in ports)
     wr = "ce0 & we0" if writes else "1'b0"
     rd = ("ce0 & ~we0" if writes else "ce0") if reads else "1'b0"
-    if kb:
-        low = f"""reg [{kb - 1}:0] low; begin
-        low = base[{kb + size - 1}:{size}] + w[{kb - 1}:0];
-        left = {kb + 1}'d{align} - {{1'b0, low}};"""
-    else:
-        low = """begin
-        left = 1'b1;"""
-    cap = (f"\n        if (left > {kb + 1}'d{b}) left = {kb + 1}'d{b};" if b < align else "")
+    functions = ""
+    if writes:  # (the write side's guess of a burst's length compares beats)
+        functions += _burst_function("room", "", ax, kb, size, align, b)
+    if reads:  # (the read side sends AxLEN, the beats less one)
+        functions += _burst_function("burst_last", ", less one (its AxLEN)", ax, kb, size,
+                                     align, b)
     burst_decl = (f"    localparam [AX-1:0] BURST = {ax}'d{b};\n" if reads and writes else "")
     if lanes == 1:
         place = f"""    localparam [AX-1:0] WORDS = {ax}'d{words};
@@ -238,13 +236,7 @@ module {top}_{name}_m_axi (
     localparam integer AX = {ax};  // the width of beat addresses and counts
 {place}    wire wr = {wr};
     wire rd = {rd};
-    // the beats of a burst from beat w: to the next multiple of {align} beats
-    // (at most {b}), and no further than the array's end
-    function [8:0] room; input [AX-1:0] w; reg [{kb}:0] left; reg [AX-1:0] tail; {low}{cap}
-        tail = WORDS - w;
-        room = tail < {_zext("left", kb + 1, ax)} ? {_zext("tail", ax, 9, True)} : {_zext("left", kb + 1, 9)};
-    end endfunction
-"""
+{functions}"""
     fixed = """    assign AWID = 1'b0; assign AWSIZE = 3'd{size}; assign AWBURST = 2'b01; assign AWLOCK = 2'b00;
     assign AWCACHE = 4'b0011; assign AWPROT = 3'b000; assign AWQOS = 4'd0;
     assign AWREGION = 4'd0; assign AWUSER = 1'b0; assign WID = 1'b0; assign WUSER = 1'b0;
@@ -282,6 +274,31 @@ module {top}_{name}_m_axi (
         text = text.replace("    wire rd = 1'b0;\n", "    /* verilator lint_off UNUSED */\n"
                             "    wire rd = 1'b0;\n    /* verilator lint_on UNUSED */\n", 1)
     return text
+
+
+def _burst_function(name: str, what: str, ax: int, kb: int, size: int, align: int,
+                    b: int) -> str:
+    """The function ``name(w)``: the beats of a burst from beat ``w`` (with ``what`` =
+    ", less one ...": the beats less one, 8 bits; else 9 bits)."""
+    last = bool(what)
+    if kb:  # (ALIGN - 1 - low: the complement of low)
+        low = f"""reg [{kb - 1}:0] low; begin
+        low = base[{kb + size - 1}:{size}] + w[{kb - 1}:0];
+        left = {"{1'b0, ~low}" if last else f"{kb + 1}'d{align} - {{1'b0, low}}"};"""
+    else:
+        low = f"""begin
+        left = {"1'b0" if last else "1'b1"};"""
+    top = b - 1 if last else b
+    cap = (f"\n        if (left > {kb + 1}'d{top}) left = {kb + 1}'d{top};" if b < align else "")
+    ow = 8 if last else 9
+    tail = "WORDS - 1'b1 - w" if last else "WORDS - w"
+    return f"""    // the beats of a burst from beat w{what}: to the next multiple of {align}
+    // beats (at most {b}), and no further than the array's end
+    function [{ow - 1}:0] {name}; input [AX-1:0] w; reg [{kb}:0] left; reg [AX-1:0] tail; {low}{cap}
+        tail = {tail};
+        {name} = tail < {_zext("left", kb + 1, ax)} ? {_zext("tail", ax, ow, True)} : {_zext("left", kb + 1, ow, True)};
+    end endfunction
+"""
 
 
 def _address(word: str, ax: int, size: int, lanes: int) -> str:
@@ -338,6 +355,10 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
         strobe_load = f"wstrobe <= wword ? whead_word[{bus + lanes - 1}:{bus}] : {lanes}'d0;"
         # (the newest burst's beat being gathered is still to come)
         closed = "(~gopen & ~aval)"
+    if full == WRITE_FIFO:
+        wfull = f"wtail == {{~whead[{fb}], whead[{fb - 1}:0]}}"
+    else:
+        wfull = f"wtail - whead == {fb + 1}'d{full}"
     # (the words written are tracked only for the reads to see them)
     span = """            if (wr) begin
                 wlo <= wpend && wlo < a ? wlo : a;
@@ -351,7 +372,7 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
     reg [{fifo_w - 1}:0] wfifo [0:{WRITE_FIFO - 1}];
     reg [{fb}:0] wtail, whead;
     reg [AX-1:0] dword [0:{WRITE_BURSTS - 1}];
-    reg [8:0] dlen [0:{WRITE_BURSTS - 1}];
+    reg [7:0] dlast [0:{WRITE_BURSTS - 1}];  // the burst's beats less one (AWLEN)
     reg [{qb}:0] dtail, dav, dw, dack;  // pushed; to AW; beats to W; answered (B)
     reg [8:0] gleft;  // the words the newest burst still takes
     reg [AX-1:0] gnext;  // the word that continues it
@@ -361,8 +382,9 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
     reg [8:0] wrun;
     reg wseq;  // gnext continues the last run
 {span_decl}    wire wpend = dtail != dack;
-    wire wfull = wtail - whead == {fb + 1}'d{full};
-    wire dfull = dtail - dack == {qb + 1}'d{WRITE_BURSTS};
+    wire wfull = {wfull};
+    // (counters one bit wider than the queue: full when they differ in that bit only)
+    wire dfull = dtail == {{~dack[{qb}], dack[{qb - 1}:0]}};
     wire gopen = gleft != 9'd0;
     // the newest burst takes no more words: a read needs the memory, or the call ends
     wire close = {force} | drain;
@@ -370,10 +392,11 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
     wire seq = wseq & (a == gnext);
     wire [8:0] room_a = room(a);
     wire [8:0] new_len = ~seq && wrun < room_a ? wrun : room_a;  // (room_a <= BURST)
+    wire [8:0] new_last = new_len - 1'b1;
 {lane_decl}    always @(posedge clk) begin
 {fifo_write}        if ({new_beat}) begin
             dword[dtail[{qb - 1}:0]] <= a;
-            dlen[dtail[{qb - 1}:0]] <= new_len;
+            dlast[dtail[{qb - 1}:0]] <= new_last[7:0];
         end
     end
     always @(posedge clk) begin
@@ -384,7 +407,7 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
                     gleft <= gleft - 1'b1;
                     if (wrun != BURST9) wrun <= wrun + 1'b1;
                 end else begin  // a new burst (the newest one, if open, stops here)
-                    dtail <= dtail + 1'b1; gleft <= new_len - 1'b1; wseq <= 1'b1;
+                    dtail <= dtail + 1'b1; gleft <= new_last; wseq <= 1'b1;
                     wrun <= seq ? (wrun != BURST9 ? wrun + 1'b1 : BURST9) : 9'd1;
                 end
 {on_write_end}{span}            if (drain) begin wseq <= 1'b0; wrun <= 9'd1; end
@@ -401,19 +424,19 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
         if (rst) begin awv <= 1'b0; dav <= 0; end
         else if ((~awv | AWREADY) && dav != dtail) begin
             awv <= 1'b1; aw_word <= dword[dav[{qb - 1}:0]];
-            aw_len <= dlen[dav[{qb - 1}:0]][7:0] - 8'd1; dav <= dav + 1'b1;
+            aw_len <= dlast[dav[{qb - 1}:0]]; dav <= dav + 1'b1;
         end else if (AWREADY) awv <= 1'b0;
     end
     // W: a burst's beats once its address is out (or going): its words from the FIFO (up to
     // the word that opens the next burst), then, once it takes no more words, beats with
     // WSTRB 0 up to its length; WLAST by the length
 {strobe_decl}    reg [{bus - 1}:0] wdata;
-    reg [8:0] wbeat;
+    reg [7:0] wbeat;
     wire [{fifo_w - 1}:0] whead_word = wfifo[whead[{fb - 1}:0]];
-    wire wword = whead != wtail && (wbeat == 9'd0 || ~whead_word[{mark}]);
+    wire wword = whead != wtail && (wbeat == 8'd0 || ~whead_word[{mark}]);
     wire wclosed = dw + 1'b1 != dtail || {closed};
     wire wload = (~wv | WREADY) && dw != dav && (wword || wclosed);
-    wire wend = wbeat + 1'b1 == dlen[dw[{qb - 1}:0]];
+    wire wend = wbeat == dlast[dw[{qb - 1}:0]];
     assign WVALID = wv;
     assign WDATA = wdata;
     assign WSTRB = {_strobes(lanes, nb // lanes, "wstrobe")};
@@ -511,9 +534,7 @@ def _read_side(ax: int, width: int, size: int, depth: int, db: int, keep: int,
     sl = f"[{rb - 1}:0]" if rb < ax else ""
     if depth < words:
         decl_room = f"    localparam [AX-1:0] DEPTH = {ax}'d{depth};\n" + decl_room
-    rlen = "    wire [8:0] rlen = room(rend);\n"
-    if ax < 9:
-        rlen = f"    /* verilator lint_off UNUSED */\n{rlen}    /* verilator lint_on UNUSED */\n"
+    rlen = "    wire [7:0] rlast = burst_last(rend);  // the next burst's beats less one\n"
     return f"""    // -- reads: a stream of bursts into a circular buffer (beat w at w mod DEPTH)
 {decl_room}{buf_decl}    reg [AX-1:0] rstart;  // the stream's first word
     // the buffer holds the words from rstart (and no more than DEPTH before rend) up to rgot;
@@ -544,7 +565,7 @@ def _read_side(ax: int, width: int, size: int, depth: int, db: int, keep: int,
     // (no two streams are left at once: the next restart waits for the beats dropped)
     wire leave = rmiss && ~served && ~coming && ~ovl_miss;
     wire restart = leave && rdrop == 0;
-{rlen}    wire [AX-1:0] rnext = rend + {_zext("rlen", 9, ax, True)};
+{rlen}    wire [AX-1:0] rnext = rend + {_zext("rlast", 8, ax, True)} + 1'b1;
     wire fetch = ~rcut && (~arv | ARREADY) && rend < WORDS && {room_ok}
         && ~({ovl_fetch}) && (rfirst || rpast) && ~leave && ~drain;
 {rend_next}    wire wr_hit = wr & hit;  // an update of a word in the buffer takes its write port
@@ -560,7 +581,7 @@ def _read_side(ax: int, width: int, size: int, depth: int, db: int, keep: int,
             {cur_rst}rmiss <= 1'b0; arv <= 1'b0;
         end else begin
             if (fetch) begin
-                arv <= 1'b1; ar_word <= rend; ar_len <= rlen[7:0] - 8'd1; rend <= rnext;
+                arv <= 1'b1; ar_word <= rend; ar_len <= rlast; rend <= rnext;
                 rfirst <= 1'b0;
             end else if (ARREADY) arv <= 1'b0;
             if (rbeat) begin
