@@ -5,17 +5,19 @@ ports; and how fast m_axi streams (cocotb, Verilator, cocotbext-axi's AxiRam).
 For each kernel: LUT, FF, DSP and BRAM_18K of the core alone and of the delivered module
 (the core inside the adapters, interface/wrapper.py), and their difference; the issue asks
 for at most 300 LUTs for the s_axilite register file and adapters. Then one m_axi adapter
-synthesized alone (reading, writing, both; bursts of 16 and 256). The latency column is
+synthesized alone (reading, writing, both; bursts of 16 and 256; and reading or writing on
+a 128-bit bus, 4 elements a beat). The latency column is
 the core's (the adapters add no cycle to a call: the register file raises ap_start the
 cycle after the write that sets it, and latches ap_return in the done cycle).
 
 m_axi streaming: ``copy(a, b)`` of N = 4096 int32 words pipelined at II=1, a and b each
 behind its own m_axi bundle and AxiRam, the call made through the s_axilite driver; bursts
-of 16 and 256 beats, the memory's latency 1 and 20 cycles (tests/fixtures/axi/maxi_bench.py:
+of 16 and 256 beats on a 32-bit bus, and of 16 on a 64- and a 128-bit bus (data_width: 2
+and 4 elements a beat), the memory's latency 1 and 20 cycles (tests/fixtures/axi/maxi_bench.py:
 the first R beat of a burst no earlier than that after its AR handshake, a B response no
 earlier than that after the burst's last W beat, pipelined). Printed: the call's cycles,
 each direction's span (first AR to last R beat; first AW to last B) against the issue's
-target N + 2 x latency + 16, and the beats per burst.
+target N + 2 x latency + 16, the R and W beats of a call, and the beats per burst.
 
     python benchmarks/interfaces.py [--markdown FILE] [--no-stream] [--no-synth]
 """
@@ -63,6 +65,9 @@ def copy(a: int32[4096], b: int32[4096]):
 '''
 COPY_N = 4096
 BURSTS = (16, 256)
+#: (max_burst, data_width) of the streaming runs: both burst lengths on a bus as wide as an
+#: element, then 2 and 4 elements a beat
+STREAMS = ((16, 32), (256, 32), (16, 64), (16, 128))
 LATENCIES = (1, 20)
 BENCHES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "axi"
 
@@ -89,10 +94,10 @@ def measure(kernels) -> list[dict]:
     return rows
 
 
-def maxi_design(kernel, burst: int):
+def maxi_design(kernel, burst: int, data_width: int = 0):
     s = vichls.customize(kernel)
-    s.interface("a", "m_axi", bundle="gmem0", max_burst=burst)
-    s.interface("b", "m_axi", bundle="gmem1", max_burst=burst)
+    s.interface("a", "m_axi", bundle="gmem0", max_burst=burst, data_width=data_width)
+    s.interface("b", "m_axi", bundle="gmem1", max_burst=burst, data_width=data_width)
     s.interface("return", "s_axilite")
     s.pipeline("i")
     return s.build("fpga")
@@ -115,17 +120,22 @@ def measure_adapters() -> list[dict]:
     for reads, writes in ((True, False), (False, True), (True, True)):
         for burst in BURSTS:
             text = maxi_adapter("copy", "a", COPY_N, 32, burst, reads, writes)
-            rows.append({"reads": reads, "writes": writes, "burst": burst,
+            rows.append({"reads": reads, "writes": writes, "burst": burst, "data_width": 32,
                          **synth_xilinx_resources(text, "copy_a_m_axi")})
+    for reads, writes in ((True, False), (False, True)):  # 4 elements a beat
+        text = maxi_adapter("copy", "a", COPY_N, 32, 16, reads, writes, data_width=128)
+        rows.append({"reads": reads, "writes": writes, "burst": 16, "data_width": 128,
+                     **synth_xilinx_resources(text, "copy_a_m_axi")})
     return rows
 
 
 def adapters_markdown(rows: list[dict]) -> str:
-    out = ["| m_axi adapter alone (4096 x 32 bits) | max_burst | LUT | FF | BRAM_18K |",
-           "|---|---:|---:|---:|---:|"]
+    out = ["| m_axi adapter alone (4096 x 32 bits) | max_burst | data_width | LUT | FF | BRAM_18K |",
+           "|---|---:|---:|---:|---:|---:|"]
     for r in rows:
         what = " and ".join(n for n, on in (("reads", r["reads"]), ("writes", r["writes"])) if on)
-        out.append(f"| {what} | {r['burst']} | {r['lut']} | {r['ff']} | {r['bram']} |")
+        out.append(f"| {what} | {r['burst']} | {r['data_width']} | {r['lut']} | {r['ff']} | "
+                   f"{r['bram']} |")
     return "\n".join(out) + "\n"
 
 
@@ -135,9 +145,9 @@ def measure_stream(kernel, work: Path) -> list[dict]:
 
     rows = []
     rng = np.random.default_rng(4)
-    for burst in BURSTS:
-        design = maxi_design(kernel, burst)
-        d = work / f"copy_{burst}"
+    for burst, width in STREAMS:
+        design = maxi_design(kernel, burst, width)
+        d = work / f"copy_{burst}_{width}"
         d.mkdir()
         (d / "copy.v").write_text(design.deliverable)
         driver = d / "copy_driver.py"
@@ -161,7 +171,11 @@ def measure_stream(kernel, work: Path) -> list[dict]:
         got = json.loads(result.read_text())
         for k, lat in enumerate(LATENCIES):
             # the transfers of this call alone are not kept apart: both calls move as many
-            rows.append({"burst": burst, "latency": lat, "cycles": got["cycles"][k],
+            rows.append({"burst": burst, "data_width": width, "latency": lat,
+                         "cycles": got["cycles"][k],
+                         # (every call moves as many beats)
+                         "r": got["gmem0"]["r"] // len(LATENCIES),
+                         "w": got["gmem1"]["w"] // len(LATENCIES),
                          "read": got["spans"][k]["gmem0"]["read"],
                          "write": got["spans"][k]["gmem1"]["write"],
                          "first_beat": got["spans"][k]["gmem0"]["first_beat"],
@@ -172,14 +186,15 @@ def measure_stream(kernel, work: Path) -> list[dict]:
 
 
 def stream_markdown(rows: list[dict]) -> str:
-    out = ["| max_burst | latency | call cycles | read span | write span | target per "
-           "direction | met | read beats/burst | write beats/burst | AR to first R |",
-           "|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
+    out = ["| max_burst | data_width | latency | call cycles | read span | write span | "
+           "target per direction | met | R beats | W beats | read beats/burst | "
+           "write beats/burst | AR to first R |",
+           "|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|"]
     for r in rows:
         met = "yes" if max(r["read"], r["write"]) <= r["target"] else "no"
-        out.append(f"| {r['burst']} | {r['latency']} | {r['cycles']} | {r['read']} | "
-                   f"{r['write']} | {r['target']} | {met} | {r['read_beats']:.1f} | "
-                   f"{r['write_beats']:.1f} | {r['first_beat']} |")
+        out.append(f"| {r['burst']} | {r['data_width']} | {r['latency']} | {r['cycles']} | "
+                   f"{r['read']} | {r['write']} | {r['target']} | {met} | {r['r']} | {r['w']} | "
+                   f"{r['read_beats']:.1f} | {r['write_beats']:.1f} | {r['first_beat']} |")
     return "\n".join(out) + "\n"
 
 

@@ -11,6 +11,7 @@ adapters simulated by a cocotb bench of their own.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -117,7 +118,6 @@ def test_axis_streams_frame_by_frame(kernels, tmp_path, pause):
 
 
 @pytest.mark.parametrize("requests, message", [
-    ([("x", "m_axi", {})], "m_axi for 32- and 64-bit elements"),  # x: int8
     ([("y", "m_axi", {}), ("x", "m_axi", {})], "'x' is in that bundle too"),
 ])
 def test_adapters_not_built_yet_are_refused_at_build(kernels, requests, message):
@@ -279,7 +279,7 @@ def test_ap_ctrl_none_refuses_a_kernel_that_returns(kernels):
 # -- m_axi -----------------------------------------------------------------------------------
 
 MAXI = '''
-from vichls import int32, int64, kernel
+from vichls import int16, int32, int64, int_, kernel, uint8
 
 
 @kernel
@@ -329,6 +329,24 @@ def gather(a: int64[32], idx: int32[16], out: int64[16]) -> int64:
 def scatter(idx: int32[16], out: int32[64]):
     for j in range(16):
         out[idx[j] & 63] = j * 3 + 1
+
+
+@kernel
+def narrow(a: uint8[203], b: int16[101], c: int16[40]) -> int32:
+    for i in range(101):  # sequential: two bytes of a read, an int16 of b written, a step
+        b[i] = int16(a[2 * i]) - int16(a[2 * i + 1])
+    total: int32 = 0
+    for j in range(40):  # random reads, and read-modify-writes of narrow elements
+        t = a[(j * 37) % 203]
+        c[t % 40] = c[t % 40] + b[t % 101]
+        total += int32(c[j])
+    return total
+
+
+@kernel
+def odd(a: int_(12)[8], b: int32[8]):
+    for i in range(8):
+        b[i] = int32(a[i])
 '''
 
 
@@ -339,10 +357,11 @@ def maxi_kernels(tmp_path_factory):
     return load_file(path)
 
 
-def _maxi(kernel, arrays, scalars, pipeline=None, max_burst=16):
+def _maxi(kernel, arrays, scalars, pipeline=None, max_burst=16, data_width=None):
     s = vichls.customize(kernel)
     for k, name in enumerate(arrays):
-        s.interface(name, "m_axi", bundle=f"gmem{k}", max_burst=max_burst)
+        width = data_width.get(name, 0) if isinstance(data_width, dict) else data_width or 0
+        s.interface(name, "m_axi", bundle=f"gmem{k}", max_burst=max_burst, data_width=width)
     for name in [*scalars, "return"]:
         s.interface(name, "s_axilite")
     if pipeline:
@@ -394,12 +413,15 @@ def test_m_axi_sequential_arrays_in_bursts(maxi_kernels, tmp_path):
     assert counts["gmem1"]["w"] == 256 and counts["gmem1"]["aw"] <= 24, counts
 
 
-def test_m_axi_random_reads_and_a_returned_value(maxi_kernels, tmp_path):
+@pytest.mark.parametrize("width", [0, 256])
+def test_m_axi_random_reads_and_a_returned_value(maxi_kernels, tmp_path, width):
+    """Random reads of int64 elements, writes of out in descending order (with width=256,
+    four int64 a beat: the writes gather into a beat from its top lane down), bit-exact."""
     k = maxi_kernels["gather"]
-    design = _maxi(k, ["a", "idx", "out"], []).build("fpga")
+    design = _maxi(k, ["a", "idx", "out"], [], data_width={"a": width, "out": width}).build("fpga")
     rng = np.random.default_rng(2)
     cases = []
-    for base in (0x40, 0x800):
+    for base in ((0x40, 0x800) if not width else (0x40, 0x818)):
         a = rng.integers(-2**63, 2**63, 32, dtype=np.int64)
         idx = rng.integers(0, 1000, 16).astype(np.int32)
         out = np.zeros(16, np.int64)
@@ -410,7 +432,8 @@ def test_m_axi_random_reads_and_a_returned_value(maxi_kernels, tmp_path):
                                  "out": {"base": base + 0x600, "words": [0] * 16}},
                       "expect": expect, "expect_arrays": {"out": [int(v) for v in out]}})
     spec = {"bundles": {"a": "gmem0", "idx": "gmem1", "out": "gmem2"},
-            "bytes": {"a": 8, "idx": 4, "out": 8}, "cases": cases}
+            "bytes": {"a": 8, "idx": 4, "out": 8}, "cases": [
+                {**c, "guard": 32 if width else 0} for c in cases]}
     _maxi_bench(tmp_path, design, "gather", spec, pause=True)
 
 
@@ -526,3 +549,208 @@ def test_m_axi_arrays_whose_names_prefix_each_other_keep_their_own_ports(maxi_ke
     assert sum(design.deliverable.count(f".{p['name'][len('a_'):]}(core_{p['name']})")
                for p in core if p["name"].startswith("a_") and not p["name"].startswith("a_b_")) == \
         sum(1 for p in core if p["name"].startswith("a_") and not p["name"].startswith("a_b_"))
+
+
+# -- m_axi: a bus wider than an element (data_width) -------------------------------------------
+
+def test_m_axi_elements_of_other_widths_are_refused(maxi_kernels):
+    s = vichls.customize(maxi_kernels["odd"])
+    s.interface("a", "m_axi")
+    with pytest.raises(FpgaError, match="elements of 8, 16, 32 or 64 bits"):
+        s.build("fpga")
+
+
+def test_m_axi_wide_bus_packs_four_elements_a_beat(maxi_kernels, tmp_path):
+    """data_width=128 with 32-bit elements: a sequential read or write moves four elements a
+    beat (a quarter of the beats), the core still one element a cycle; base addresses not
+    aligned to a beat (one of them across a 4 KiB boundary) take a partial first and last
+    beat whose WSTRB marks only the elements written (the bytes either side of b keep their
+    pattern); with and without random pauses and memory latency, bit-exact."""
+    k = maxi_kernels["vscale"]
+    design = _maxi(k, ["a", "b"], ["k"], pipeline="i", data_width=128).build("fpga")
+    assert lint_verilog(design.deliverable, "vscale") == []
+    ports = {p["name"]: p["width"] for p in design.report["interface"]["ports"]}
+    assert ports["m_axi_gmem0_RDATA"] == ports["m_axi_gmem1_WDATA"] == 128
+    assert ports["m_axi_gmem1_WSTRB"] == 16 and ports["m_axi_gmem0_ARADDR"] == 64
+    rng = np.random.default_rng(21)
+    cases = []
+    for pause, lat, base_a, base_b, kk in [(False, 0, 0x100, 0x2000, 3),
+                                           (True, 7, 0x104, 0x0FF8, -7),
+                                           (True, 19, 0x10C, 0x3004, 5)]:
+        a = rng.integers(-2**31, 2**31, 64).astype(np.int32)
+        b = rng.integers(-2**31, 2**31, 64).astype(np.int32)
+        b_out = b.copy()
+        k(a, b_out, kk)
+        cases.append({"args": {"a": base_a, "b": base_b, "k": kk}, "pause": pause,
+                      "latency": lat, "guard": 32,
+                      "arrays": {"a": {"base": base_a, "words": [int(v) for v in a]},
+                                 "b": {"base": base_b, "words": [int(v) for v in b]}},
+                      "expect": None, "expect_arrays": {"b": [int(v) for v in b_out]}})
+    spec = {"bundles": {"a": "gmem0", "b": "gmem1"}, "bytes": {"a": 4, "b": 4},
+            "cases": cases}
+    counts = _maxi_bench(tmp_path, design, "vscale", spec, pause=False, check=("b",))
+    # a: 16 beats from an aligned base, 17 from the others (64 words from lane 1 and 3)
+    assert counts["gmem0"]["r"] == 16 + 17 + 17, counts["gmem0"]
+    assert counts["gmem0"]["ar"] <= 2 + 3 + 3, counts["gmem0"]
+    # b read as a (its beats of the call), and written in as many beats, plus a few beats of
+    # WSTRB 0 closing guessed bursts
+    assert counts["gmem1"]["r"] == 16 + 17 + 17, counts["gmem1"]
+    assert 16 + 17 + 17 <= counts["gmem1"]["w"] <= 16 + 17 + 17 + 6, counts["gmem1"]
+
+
+@pytest.mark.parametrize("burst,width", [(16, 128), (3, 512)])
+def test_m_axi_wide_bus_streams_and_random_accesses_see_every_write(maxi_kernels, tmp_path,
+                                                                    burst, width):
+    """The mix kernel (a sequential copy, random writes into it, random read-modify-writes,
+    an in-place prefix sum, writes ahead of the reads, random reads) with 4 and 16 elements
+    a beat, from base addresses not aligned to a beat, under random pauses and memory
+    latency; every read checked as it is answered, the bytes either side of each array
+    unchanged, arrays and the returned value bit-exact."""
+    k = maxi_kernels["mix"]
+    design = _maxi(k, ["a", "b", "h", "x"], [], pipeline="i", max_burst=burst,
+                   data_width=width).build("fpga")
+    assert lint_verilog(design.deliverable, "mix") == []
+    rng = np.random.default_rng(width + burst)
+    bases = {"a": 0x0F04, "b": 0x2E08, "h": 0x3F8C, "x": 0x44}
+    cases = []
+    for _ in range(2):
+        a = rng.integers(-2**31, 2**31, 600).astype(np.int32)
+        b = rng.integers(-2**31, 2**31, 600).astype(np.int32)
+        h = rng.integers(-2**20, 2**20, 256).astype(np.int32)
+        x = rng.integers(0, 2**31, 64).astype(np.int32)
+        b_out, h_out = b.copy(), h.copy()
+        expect = int(k(a, b_out, h_out, x))
+        words = {"a": a, "b": b, "h": h, "x": x}
+        cases.append({"args": dict(bases), "latency": int(rng.integers(0, 24)), "guard": 64,
+                      "arrays": {n: {"base": bases[n], "words": [int(v) for v in w]}
+                                 for n, w in words.items()},
+                      "expect": expect,
+                      "expect_arrays": {"b": [int(v) for v in b_out],
+                                        "h": [int(v) for v in h_out]}})
+    spec = {"bundles": {"a": "gmem0", "b": "gmem1", "h": "gmem2", "x": "gmem3"},
+            "bytes": {"a": 4, "b": 4, "h": 4, "x": 4}, "cases": cases}
+    counts = _maxi_bench(tmp_path, design, "mix", spec, pause=True, check=("b", "h"))
+    lanes = width // 32
+    # a is read in whole beats of lanes elements (a stream restarts only at a call's start)
+    assert counts["gmem0"]["r"] == 2 * (-(-(600 + 1) // lanes)), counts["gmem0"]
+
+
+def test_m_axi_narrow_elements_packed_on_the_bus(maxi_kernels, tmp_path):
+    """uint8 and int16 elements on 32-, 64- and 128-bit buses (4, 4 and 8 elements a beat):
+    sequential reads of bytes two a step, int16 writes, random reads and read-modify-writes
+    of int16 elements; unaligned base addresses, odd element counts (partial last beats),
+    random pauses and memory latency; the bytes around each array unchanged, bit-exact."""
+    k = maxi_kernels["narrow"]
+    design = _maxi(k, ["a", "b", "c"], [], data_width={"b": 64, "c": 128}).build("fpga")
+    assert lint_verilog(design.deliverable, "narrow") == []
+    ports = {p["name"]: p["width"] for p in design.report["interface"]["ports"]}
+    assert (ports["m_axi_gmem0_RDATA"], ports["m_axi_gmem1_WDATA"],
+            ports["m_axi_gmem2_WDATA"]) == (32, 64, 128)
+    rng = np.random.default_rng(8)
+    cases = []
+    for lat, bases in [(0, {"a": 0x101, "b": 0x2002, "c": 0x300E}),
+                       (11, {"a": 0x200, "b": 0x1FF8, "c": 0x4000})]:
+        a = rng.integers(0, 256, 203).astype(np.uint8)
+        b = rng.integers(-2**15, 2**15, 101).astype(np.int16)
+        c = rng.integers(-2**15, 2**15, 40).astype(np.int16)
+        b_out, c_out = b.copy(), c.copy()
+        expect = int(k(a, b_out, c_out))
+        words = {"a": a, "b": b, "c": c}
+        cases.append({"args": dict(bases), "latency": lat, "pause": True, "guard": 32,
+                      "arrays": {n: {"base": bases[n], "words": [int(v) for v in w]}
+                                 for n, w in words.items()},
+                      "expect": expect,
+                      "expect_arrays": {"b": [int(v) for v in b_out],
+                                        "c": [int(v) for v in c_out]}})
+    spec = {"bundles": {"a": "gmem0", "b": "gmem1", "c": "gmem2"},
+            "bytes": {"a": 1, "b": 2, "c": 2}, "cases": cases}
+    _maxi_bench(tmp_path, design, "narrow", spec, pause=True, check=("b", "c"))
+
+
+def test_m_axi_wide_bus_random_writes_mark_one_element(maxi_kernels, tmp_path):
+    """Random single writes on a 128-bit bus: each a one-beat burst whose WSTRB marks the
+    four bytes of its element (the other elements of out, written by no one, keep their
+    values), under random pauses and memory latency, bit-exact."""
+    k = maxi_kernels["scatter"]
+    design = _maxi(k, ["idx", "out"], [], data_width=128).build("fpga")
+    rng = np.random.default_rng(6)
+    cases = []
+    for lat, base in ((0, 0x2000), (13, 0x2004)):
+        # no two writes in a row to the same or the next beat
+        idx = np.array([(j * 37 + 5) % 64 for j in rng.permutation(16)], np.int32)
+        out = rng.integers(-2**31, 2**31, 64).astype(np.int32)
+        out_after = out.copy()
+        k(idx, out_after)
+        cases.append({"args": {"idx": 0x100, "out": base}, "latency": lat, "pause": True,
+                      "guard": 16,
+                      "arrays": {"idx": {"base": 0x100, "words": [int(v) for v in idx]},
+                                 "out": {"base": base, "words": [int(v) for v in out]}},
+                      "expect": None, "expect_arrays": {"out": [int(v) for v in out_after]}})
+    spec = {"bundles": {"idx": "gmem0", "out": "gmem1"}, "bytes": {"idx": 4, "out": 4},
+            "cases": cases}
+    counts = _maxi_bench(tmp_path, design, "scatter", spec, pause=True)
+    assert counts["gmem1"]["aw"] == counts["gmem1"]["w"] == 2 * 16, counts["gmem1"]
+
+
+@pytest.mark.parametrize("words,width,burst,reads,writes,bus", [
+    (1, 8, 1, True, True, 32), (5, 16, 3, True, False, 64), (64, 32, 16, True, True, 128),
+    (600, 32, 256, False, True, 128), (4096, 8, 256, True, True, 512),
+    (65, 64, 100, True, True, 256), (3, 32, 16, True, True, 512)])
+def test_m_axi_wide_adapter_lints_clean(words, width, burst, reads, writes, bus):
+    v = maxi_adapter("t", "x", words, width, burst, reads, writes, data_width=bus)
+    assert lint_verilog(v, "t_x_m_axi") == []
+
+
+def test_m_axi_wide_bus_widths_in_report_packages_and_software(maxi_kernels):
+    """data_width=128 with 32-bit elements: the delivered ports, the .rpt (its port table and
+    M_AXI table), the IP-XACT component (the AXI4 bus's DATA_WIDTH, the address space's
+    width, the ports' vectors), the Platform Designer component and the FuseSoC core carry
+    the bus's widths; the register file, x<top>_hw.h and the drivers keep 64-bit base
+    addresses (the bus width is no register)."""
+    import xml.etree.ElementTree as ET
+
+    from vichls.interface.package import package_files
+    from vichls.report_text import text_report
+
+    k = maxi_kernels["vscale"]
+    design = _maxi(k, ["a", "b"], ["k"], pipeline="i", data_width={"b": 128}).build("fpga")
+    report = design.report
+    ports = {p["name"]: p["width"] for p in report["interface"]["ports"]}
+    assert (ports["m_axi_gmem0_RDATA"], ports["m_axi_gmem0_WSTRB"]) == (32, 4)
+    assert (ports["m_axi_gmem1_WDATA"], ports["m_axi_gmem1_WSTRB"],
+            ports["m_axi_gmem1_RDATA"]) == (128, 16, 128)
+    text = text_report(report)
+    cells = [[c.strip() for c in line.split("|")[1:-1]] for line in text.splitlines()
+             if line.startswith("|")]
+    assert ["m_axi_gmem1_WDATA", "out", "128", "m_axi", "b", "array"] in cells
+    assert ["m_axi_gmem1", "b", "32 -> 128", "64", "16", "0x1c"] in cells  # * M_AXI
+    assert ["m_axi_gmem0", "a", "32 -> 32", "64", "16", "0x10"] in cells
+    files = package_files("vscale", design.deliverable, report, {"all"})
+    spirit = "{http://www.spiritconsortium.org/XMLSchema/SPIRIT/1685-2009}"
+    root = ET.fromstring(files["ip/component.xml"])
+    params = {}
+    for bus in root.iter(f"{spirit}busInterface"):
+        name = bus.find(f"{spirit}name").text
+        params[name] = {p.find(f"{spirit}name").text: p.find(f"{spirit}value").text
+                        for p in bus.iter(f"{spirit}parameter")}
+    assert params["m_axi_gmem1"]["DATA_WIDTH"] == "128"
+    assert params["m_axi_gmem0"]["DATA_WIDTH"] == "32"
+    spaces = {s.find(f"{spirit}name").text: s.find(f"{spirit}width").text
+              for s in root.iter(f"{spirit}addressSpace")}
+    assert spaces["Data_m_axi_gmem1"] == "128"
+    for port in root.iter(f"{spirit}port"):
+        if port.find(f"{spirit}name").text == "m_axi_gmem1_WSTRB":
+            assert port.find(f".//{spirit}left").text == "15"
+            break
+    else:
+        raise AssertionError("no m_axi_gmem1_WSTRB in component.xml")
+    tcl = files["vscale_hw.tcl"]
+    assert re.search(r"add_interface_port m_axi_gmem1 m_axi_gmem1_WDATA wdata Output 128\b", tcl)
+    assert re.search(r"add_interface_port m_axi_gmem1 m_axi_gmem1_WSTRB wstrb Output 16\b", tcl)
+    assert files["vscale.v"] == design.deliverable and "vscale.core" in files
+    regs = {r.name: r.width for m in design.register_maps.values() for r in m.registers}
+    assert regs["a"] == regs["b"] == 64
+    header = hw_header("vscale", design.register_maps)
+    assert "#define XVSCALE_CONTROL_BITS_B_DATA 64" in header
+    assert "'b': ('control', 28, 64" in python_driver("vscale", design.signature,
+                                                      design.register_maps)

@@ -446,6 +446,15 @@ def _interface(report: dict) -> list[str]:
                     port_rows(report))
     if iface.get("registers"):
         lines += ["", "* S_AXILITE Registers: "] + _registers(iface["registers"])
+    maxi = [e for e in iface.get("protocols") or [] if e["mode"] == "m_axi"]
+    if maxi:  # (Vitis's M_AXI table: the element's bits, widened to the bus's)
+        rows = [[f"m_axi_{e['bundle']}", e["argument"],
+                 f"{e.get('element_width', '?')} -> {e.get('data_width', '?')}", "64",
+                 str(e.get("max_burst", "-")), e.get("offset", "-")] for e in maxi]
+        lines += ["", "* M_AXI: "]
+        lines += _table([("", "Interface", "<"), ("", "Argument", "<"),
+                         ("", "Data Width (SW->HW)", ">"), ("", "Address Width", ">"),
+                         ("", "Max Burst Length", ">"), ("", "Offset", "<")], rows)
     if iface.get("protocols"):
         rows = [[e["argument"], e["mode"], e.get("bundle", "-"),
                  " ".join(e.get("ports", [])) or "-", e.get("offset", "-")]

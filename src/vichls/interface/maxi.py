@@ -42,15 +42,25 @@ not come yet, or the write side has no room.
   next call may find another memory); ``idle`` once every write is answered and no read
   beat is outstanding (the wrapper holds ``ap_done`` until then).
 
-Element ``i`` is at ``base + i * bytes``; the bus is as wide as an element (32 or 64 bits).
+Element ``i`` is at ``base + i * bytes``. The bus has ``data_width`` bits (by default an
+element's), ``lanes`` elements a beat (lane 0 the low bytes); everything above counts beats
+of the bus ("words"): element ``i`` is lane ``(i + lane0) mod lanes`` of beat
+``(i + lane0) / lanes``, ``lane0`` the elements of the base address below a beat (the array
+spans one beat more when it is not 0). With several lanes: the read buffer has a bank per
+lane (a beat that comes writes them all, the core's write its lane; a read takes the beat,
+registered, and q0 is its lane); writes are gathered into a beat (``amask``: the lanes
+written) that goes into the FIFO at a write to another beat or when the burst is closed
+(the FIFO counts as full one beat early, so it always has room then), and its W beat's
+WSTRB marks the bytes of those lanes only.
 
 Why: the contract (docs/hardware-interface.md) has Vitis's m_axi ports; the issue asks that
 sequential accesses stream at one word a cycle with reads and writes outstanding, random
 ones stay correct. The core keeps its schedule; ``hold`` is a function of the adapter's
 registers only (the core's stall logic must not depend on its own requests).
 
-Assumes one array per bundle, a single-port memory (the schedule gives m_axi arrays one port)
-and a base address aligned to the element size.
+Assumes one array per bundle, a single-port memory (the schedule gives m_axi arrays one port),
+elements of whole bytes (8, 16, 32 or 64 bits) and a base address aligned to the element
+size.
 """
 
 from __future__ import annotations
@@ -103,24 +113,47 @@ def _pow2(n: int) -> int:
     return 1 << max(0, (n - 1).bit_length())
 
 
-def read_depth(words: int, max_burst: int, latency: int = 0) -> int:
-    """The words of the read buffer: room for two bursts, or for a burst, the words kept
+def read_depth(words: int, max_burst: int, latency: int = 0, lanes: int = 1) -> int:
+    """The beats of the read buffer: room for two bursts, or for a burst, the words kept
     behind the core and enough requested ahead to cover the memory's latency (the
-    ``latency`` option), whichever is more; no more than the array (rounded up)."""
-    want = max(2 * max_burst, max_burst + KEEP + 32 + latency)
+    ``latency`` option; with ``lanes`` elements a beat, the core takes a beat every
+    ``lanes`` cycles, so as many fewer), whichever is more; no more than the array's
+    ``words`` beats (rounded up)."""
+    want = max(2 * max_burst, max_burst + -(-(KEEP + 32 + latency) // lanes))
     return min(_pow2(want), max(2, _pow2(words)))
 
 
+def bus_width(width: int, data_width: int = 0) -> int:
+    """The bits of an m_axi bus: ``data_width``, or by default the element's width and at
+    least 32 bits."""
+    return data_width or max(32, width)
+
+
+def _strobes(lanes: int, nbytes: int, mask: str) -> str:
+    """WSTRB from a bit per lane of ``nbytes`` bytes (lane 0 the low bytes)."""
+    if lanes == 1:
+        return f"{{{nbytes}{{{mask}}}}}"
+    return "{" + ", ".join(f"{{{nbytes}{{{mask}[{j}]}}}}" for j in reversed(range(lanes))) + "}"
+
+
 def maxi_adapter(top: str, name: str, words: int, width: int, max_burst: int,
-                 reads: bool, writes: bool, latency: int = 0) -> str:
-    """The Verilog of ``<top>_<name>_m_axi`` (see the module doc)."""
+                 reads: bool, writes: bool, latency: int = 0, data_width: int = 0) -> str:
+    """The Verilog of ``<top>_<name>_m_axi`` (see the module doc); ``width``: the element's
+    bits, ``data_width``: the bus's (a multiple of ``width``; 0: as wide as an element)."""
+    bus = data_width or width
+    assert bus % width == 0 and bus >= 32 and width % 8 == 0, (width, bus)
+    lanes = bus // width  # elements a beat
+    r = lanes.bit_length() - 1
     aw = max(1, (words - 1).bit_length())
-    nb = width // 8
+    nb = bus // 8
     size = nb.bit_length() - 1
+    # the beats the array spans: with lanes, one more than its words need when the base
+    # address is not aligned to a beat
+    beats = words if lanes == 1 else -(-(words + lanes - 1) // lanes)
     b = max_burst
-    depth = read_depth(words, b, latency)
+    depth = read_depth(beats, b, latency, lanes)
     db = max(1, (depth - 1).bit_length())
-    keep = min(KEEP, depth // 4)
+    keep = min(-(-KEEP // lanes), depth // 4)
     fb = (WRITE_FIFO - 1).bit_length()
     qb = (WRITE_BURSTS - 1).bit_length()
     # bursts end at a multiple of ALIGN words of the bus (the next power of two at or above
@@ -128,19 +161,20 @@ def maxi_adapter(top: str, name: str, words: int, width: int, max_burst: int,
     # ALIGN minus the low bits of its first word's address
     align = min(_pow2(b), 4096 // nb)
     kb = (align - 1).bit_length()
-    # word counters: the array's words, and a burst beyond them (the overlap checks)
-    ax = max(aw, db + 1, kb + 1, (words + b).bit_length())
+    # beat counters: the array's beats, and a burst beyond them (the overlap checks)
+    ab = max(1, (beats - 1).bit_length())
+    ax = max(ab, db + 1, kb + 1, (beats + b).bit_length())
     ports = ["input wire clk", "input wire rst", "input wire [63:0] base", "input wire drain",
              "output wire hold", "output wire idle",
              f"input wire [{aw - 1}:0] address0", "input wire ce0"]
     if writes:
         ports += ["input wire we0", f"input wire [{width - 1}:0] d0"]
     if reads:
-        ports += [f"output reg [{width - 1}:0] q0"]
+        ports += [f"output {'reg' if lanes == 1 else 'wire'} [{width - 1}:0] q0"]
     widths = {"AWADDR": 64, "ARADDR": 64, "AWLEN": 8, "ARLEN": 8, "AWSIZE": 3, "ARSIZE": 3,
               "AWBURST": 2, "ARBURST": 2, "AWLOCK": 2, "ARLOCK": 2, "AWCACHE": 4,
               "ARCACHE": 4, "AWPROT": 3, "ARPROT": 3, "AWQOS": 4, "ARQOS": 4, "AWREGION": 4,
-              "ARREGION": 4, "WDATA": width, "RDATA": width, "WSTRB": nb, "RRESP": 2,
+              "ARREGION": 4, "WDATA": bus, "RDATA": bus, "WSTRB": nb, "RRESP": 2,
               "BRESP": 2}
     unused_inputs = {"RID", "RUSER", "RRESP", "RLAST", "BRESP", "BID", "BUSER"}
     if not reads:
@@ -157,32 +191,52 @@ def maxi_adapter(top: str, name: str, words: int, width: int, max_burst: int,
     port_list = ",\n".join(f"    {p}" for p in ports)
     wr = "ce0 & we0" if writes else "1'b0"
     rd = ("ce0 & ~we0" if writes else "ce0") if reads else "1'b0"
-    if kb:
-        low = f"""reg [{kb - 1}:0] low; begin
-        low = base[{kb + size - 1}:{size}] + w[{kb - 1}:0];
-        left = {kb + 1}'d{align} - {{1'b0, low}};"""
-    else:
-        low = """begin
-        left = 1'b1;"""
-    cap = (f"\n        if (left > {kb + 1}'d{b}) left = {kb + 1}'d{b};" if b < align else "")
+    functions = ""
+    if writes:  # (the write side's guess of a burst's length compares beats)
+        functions += _burst_function("room", "", ax, kb, size, align, b)
+    if reads:  # (the read side sends AxLEN, the beats less one)
+        functions += _burst_function("burst_last", ", less one (its AxLEN)", ax, kb, size,
+                                     align, b)
     burst_decl = (f"    localparam [AX-1:0] BURST = {ax}'d{b};\n" if reads and writes else "")
-    head = f"""// The m_axi adapter of array '{name}': {words} words of {width} bits, bursts of up to {b}
-// beats{f', a read buffer of {depth} words' if reads else ''}{f', a write FIFO of {WRITE_FIFO} words and up to {WRITE_BURSTS} write bursts outstanding' if writes else ''}.
+    if lanes == 1:
+        place = f"""    localparam [AX-1:0] WORDS = {ax}'d{words};
+{burst_decl}    wire [AX-1:0] a = {_zext("address0", aw, ax)};
+"""
+        what = f"{words} words of {width} bits"
+    else:
+        # element i is lane (i + LANE0) mod LANES of beat (i + LANE0) / LANES, LANE0 the
+        # base address's elements below a beat (0 when the base is aligned to a beat)
+        esize = (width // 8).bit_length() - 1
+        ew = max(r + 1, (words + lanes - 2).bit_length())
+        # the array's beats: (words + lanes - 1 + lane0) / lanes, one more than q when lane0
+        # takes the last beat's elements past a beat
+        q, m = divmod(words + lanes - 1, lanes)
+        if m:
+            count = (f"    wire [AX-1:0] WORDS = {ax}'d{q} + {{{ax - 1}'d0, lane0 >= {r}'d{lanes - m}}};"
+                     "  // the array's beats\n")
+        else:
+            count = f"    localparam [AX-1:0] WORDS = {ax}'d{q};  // the array's beats\n"
+        if esize:  # (the base address is aligned to an element)
+            count += (f"    /* verilator lint_off UNUSED */\n    wire [{esize - 1}:0] base_low = "
+                      f"base[{esize - 1}:0];\n    /* verilator lint_on UNUSED */\n")
+        place = f"""{burst_decl}    // element i is lane (i + lane0) mod {lanes} of beat (i + lane0) / {lanes}, lane0 the
+    // elements of the base address below a beat
+    wire [{r - 1}:0] lane0 = base[{size - 1}:{esize}];
+    wire [{ew - 1}:0] e = {_zext("address0", aw, ew)} + {_zext("lane0", r, ew)};
+    wire [AX-1:0] a = {_zext(f"e[{ew - 1}:{r}]", ew - r, ax)};  // the beat accessed
+    wire [{r - 1}:0] lane = e[{r - 1}:0];
+{count}"""
+        what = (f"{words} words of {width} bits, {lanes} a beat of {bus} bits "
+                f"({beats} beats at most)")
+    head = f"""// The m_axi adapter of array '{name}': {what}, bursts of up to {b}
+// beats{f', a read buffer of {depth} beats' if reads else ''}{f', a write FIFO of {WRITE_FIFO} beats and up to {WRITE_BURSTS} write bursts outstanding' if writes else ''}.
 module {top}_{name}_m_axi (
 {port_list}
 );
-    localparam integer AX = {ax};  // the width of word addresses and counts
-    localparam [AX-1:0] WORDS = {ax}'d{words};
-{burst_decl}    wire [AX-1:0] a = {_zext("address0", aw, ax)};
-    wire wr = {wr};
+    localparam integer AX = {ax};  // the width of beat addresses and counts
+{place}    wire wr = {wr};
     wire rd = {rd};
-    // the beats of a burst from word w: to the next multiple of {align} words of the bus
-    // (at most {b}), and no further than the array's end
-    function [8:0] room; input [AX-1:0] w; reg [{kb}:0] left; reg [AX-1:0] tail; {low}{cap}
-        tail = WORDS - w;
-        room = tail < {_zext("left", kb + 1, ax)} ? {_zext("tail", ax, 9, True)} : {_zext("left", kb + 1, 9)};
-    end endfunction
-"""
+{functions}"""
     fixed = """    assign AWID = 1'b0; assign AWSIZE = 3'd{size}; assign AWBURST = 2'b01; assign AWLOCK = 2'b00;
     assign AWCACHE = 4'b0011; assign AWPROT = 3'b000; assign AWQOS = 4'd0;
     assign AWREGION = 4'd0; assign AWUSER = 1'b0; assign WID = 1'b0; assign WUSER = 1'b0;
@@ -192,15 +246,15 @@ module {top}_{name}_m_axi (
 """.format(size=size)
     parts = [head, fixed]
     if writes:
-        parts.append(_write_side(ax, width, nb, size, fb, qb, reads, b))
+        parts.append(_write_side(ax, width, nb, size, fb, qb, reads, b, lanes))
     else:
         parts.append("""    // nothing is written
     assign AWVALID = 1'b0; assign AWADDR = 64'd0; assign AWLEN = 8'd0;
     assign WVALID = 1'b0; assign WDATA = %d'd0; assign WSTRB = %d'd0; assign WLAST = 1'b0;
     assign BREADY = 1'b0;
-""" % (width, nb))
+""" % (bus, nb))
     if reads:
-        parts.append(_read_side(ax, width, size, depth, db, keep, writes, words, b))
+        parts.append(_read_side(ax, width, size, depth, db, keep, writes, beats, b, lanes))
     else:
         parts.append("""    // nothing is read
     wire rmiss = 1'b0, ridle = 1'b1;
@@ -222,9 +276,89 @@ module {top}_{name}_m_axi (
     return text
 
 
+def _burst_function(name: str, what: str, ax: int, kb: int, size: int, align: int,
+                    b: int) -> str:
+    """The function ``name(w)``: the beats of a burst from beat ``w`` (with ``what`` =
+    ", less one ...": the beats less one, 8 bits; else 9 bits)."""
+    last = bool(what)
+    if kb:  # (ALIGN - 1 - low: the complement of low)
+        low = f"""reg [{kb - 1}:0] low; begin
+        low = base[{kb + size - 1}:{size}] + w[{kb - 1}:0];
+        left = {"{1'b0, ~low}" if last else f"{kb + 1}'d{align} - {{1'b0, low}}"};"""
+    else:
+        low = f"""begin
+        left = {"1'b0" if last else "1'b1"};"""
+    top = b - 1 if last else b
+    cap = (f"\n        if (left > {kb + 1}'d{top}) left = {kb + 1}'d{top};" if b < align else "")
+    ow = 8 if last else 9
+    tail = "WORDS - 1'b1 - w" if last else "WORDS - w"
+    return f"""    // the beats of a burst from beat w{what}: to the next multiple of {align}
+    // beats (at most {b}), and no further than the array's end
+    function [{ow - 1}:0] {name}; input [AX-1:0] w; reg [{kb}:0] left; reg [AX-1:0] tail; {low}{cap}
+        tail = {tail};
+        {name} = tail < {_zext("left", kb + 1, ax)} ? {_zext("tail", ax, ow, True)} : {_zext("left", kb + 1, ow, True)};
+    end endfunction
+"""
+
+
+def _address(word: str, ax: int, size: int, lanes: int) -> str:
+    """The byte address of beat ``word`` (``ax`` bits) of the bus (2**size bytes): from the
+    base address, itself aligned down to a beat when a beat holds several elements."""
+    if lanes == 1:
+        return f"base + ({{{64 - ax}'d0, {word}}} << {size})"
+    return f"{{base[63:{size}] + {{{64 - size - ax}'d0, {word}}}, {size}'d0}}"
+
+
 def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads: bool,
-                b: int) -> str:
+                b: int, lanes: int = 1) -> str:
     force = "rmiss & ~served & ~requested & ovl_miss" if reads else "1'b0"
+    bus = width * lanes
+    if lanes == 1:  # each write a beat, straight into the FIFO
+        mark, fifo_w, full = width, width + 1, WRITE_FIFO
+        lane_decl = ""
+        fifo_write = f"        if (wr) wfifo[wtail[{fb - 1}:0]] <= {{~cont, d0}};\n"
+        new_beat = "wr & ~cont"
+        on_write = "            if (wr) begin\n                wtail <= wtail + 1'b1; gnext <= a + 1'b1;\n"
+        on_write_end = "            end else if (close) gleft <= 9'd0;\n"
+        lane_rst = ""
+        strobe_decl = "    reg wv, wstrobe, wlast;\n"
+        strobe_load = "wstrobe <= wword;"
+        closed = "~gopen"
+    else:
+        # a beat is gathered (the elements written to it, a bit each in amask) until a
+        # write to another beat or the closing of the burst sends it into the FIFO; the
+        # FIFO counts as full a beat early, so that the gathered beat always has room
+        mark, fifo_w, full = bus + lanes, bus + lanes + 1, WRITE_FIFO - 1
+        lane_decl = f"""    // the beat being gathered (when aval): gcur, its lanes written (amask), whether it
+    // opens a burst
+    reg aval, aopen;
+    reg [AX-1:0] gcur;
+    reg [{lanes - 1}:0] amask;
+    reg [{bus - 1}:0] adata;
+    wire same = aval & (a == gcur);  // a write to the beat being gathered
+    wire push = aval & (wr ? ~same : close);  // the gathered beat goes into the FIFO
+"""
+        fifo_write = f"""        if (push) wfifo[wtail[{fb - 1}:0]] <= {{aopen, amask, adata}};
+        if (wr) begin
+            adata[{{lane, {(width - 1).bit_length()}'d0}} +: {width}] <= d0;
+            amask <= (same ? amask : {lanes}'d0) | ({lanes}'d1 << lane);
+        end
+"""
+        new_beat = "wr & ~same & ~cont"
+        on_write = ("            if (push) wtail <= wtail + 1'b1;\n"
+                    "            if (wr & ~same) begin  // a new beat\n"
+                    "                gnext <= a + 1'b1; gcur <= a; aval <= 1'b1; aopen <= ~cont;\n")
+        on_write_end = ("            end else if (~wr & close) begin gleft <= 9'd0; aval <= 1'b0; "
+                        "end\n")
+        lane_rst = " aval <= 1'b0;"
+        strobe_decl = f"    reg wv, wlast;\n    reg [{lanes - 1}:0] wstrobe;  // the lanes the beat writes\n"
+        strobe_load = f"wstrobe <= wword ? whead_word[{bus + lanes - 1}:{bus}] : {lanes}'d0;"
+        # (the newest burst's beat being gathered is still to come)
+        closed = "(~gopen & ~aval)"
+    if full == WRITE_FIFO:
+        wfull = f"wtail == {{~whead[{fb}], whead[{fb - 1}:0]}}"
+    else:
+        wfull = f"wtail - whead == {fb + 1}'d{full}"
     # (the words written are tracked only for the reads to see them)
     span = """            if (wr) begin
                 wlo <= wpend && wlo < a ? wlo : a;
@@ -233,12 +367,12 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
 """ if reads else ""
     span_decl = ("    reg [AX-1:0] wlo, whi;  // the words written and not yet all answered "
                  "(when wpend)\n") if reads else ""
-    return f"""    // -- writes: a FIFO of the words written (each marked when it opens a burst); each
+    return f"""    // -- writes: a FIFO of the beats written (each marked when it opens a burst); each
     // burst's address and length (AWLEN: the beats after its words have WSTRB 0)
-    reg [{width}:0] wfifo [0:{WRITE_FIFO - 1}];
+    reg [{fifo_w - 1}:0] wfifo [0:{WRITE_FIFO - 1}];
     reg [{fb}:0] wtail, whead;
     reg [AX-1:0] dword [0:{WRITE_BURSTS - 1}];
-    reg [8:0] dlen [0:{WRITE_BURSTS - 1}];
+    reg [7:0] dlast [0:{WRITE_BURSTS - 1}];  // the burst's beats less one (AWLEN)
     reg [{qb}:0] dtail, dav, dw, dack;  // pushed; to AW; beats to W; answered (B)
     reg [8:0] gleft;  // the words the newest burst still takes
     reg [AX-1:0] gnext;  // the word that continues it
@@ -248,8 +382,9 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
     reg [8:0] wrun;
     reg wseq;  // gnext continues the last run
 {span_decl}    wire wpend = dtail != dack;
-    wire wfull = wtail - whead == {fb + 1}'d{WRITE_FIFO};
-    wire dfull = dtail - dack == {qb + 1}'d{WRITE_BURSTS};
+    wire wfull = {wfull};
+    // (counters one bit wider than the queue: full when they differ in that bit only)
+    wire dfull = dtail == {{~dack[{qb}], dack[{qb - 1}:0]}};
     wire gopen = gleft != 9'd0;
     // the newest burst takes no more words: a read needs the memory, or the call ends
     wire close = {force} | drain;
@@ -257,28 +392,25 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
     wire seq = wseq & (a == gnext);
     wire [8:0] room_a = room(a);
     wire [8:0] new_len = ~seq && wrun < room_a ? wrun : room_a;  // (room_a <= BURST)
-    always @(posedge clk) begin
-        if (wr) wfifo[wtail[{fb - 1}:0]] <= {{~cont, d0}};
-        if (wr & ~cont) begin
+    wire [8:0] new_last = new_len - 1'b1;
+{lane_decl}    always @(posedge clk) begin
+{fifo_write}        if ({new_beat}) begin
             dword[dtail[{qb - 1}:0]] <= a;
-            dlen[dtail[{qb - 1}:0]] <= new_len;
+            dlast[dtail[{qb - 1}:0]] <= new_last[7:0];
         end
     end
     always @(posedge clk) begin
         if (rst) begin
-            wtail <= 0; dtail <= 0; gleft <= 0; wrun <= 9'd1; wseq <= 1'b0;
+            wtail <= 0; dtail <= 0; gleft <= 0; wrun <= 9'd1; wseq <= 1'b0;{lane_rst}
         end else begin
-            if (wr) begin
-                wtail <= wtail + 1'b1; gnext <= a + 1'b1;
-                if (cont) begin
+{on_write}                if (cont) begin
                     gleft <= gleft - 1'b1;
                     if (wrun != BURST9) wrun <= wrun + 1'b1;
                 end else begin  // a new burst (the newest one, if open, stops here)
-                    dtail <= dtail + 1'b1; gleft <= new_len - 1'b1; wseq <= 1'b1;
+                    dtail <= dtail + 1'b1; gleft <= new_last; wseq <= 1'b1;
                     wrun <= seq ? (wrun != BURST9 ? wrun + 1'b1 : BURST9) : 9'd1;
                 end
-            end else if (close) gleft <= 9'd0;
-{span}            if (drain) begin wseq <= 1'b0; wrun <= 9'd1; end
+{on_write_end}{span}            if (drain) begin wseq <= 1'b0; wrun <= 9'd1; end
         end
     end
     // AW: the bursts in order
@@ -286,31 +418,30 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
     reg [AX-1:0] aw_word;
     reg [7:0] aw_len;
     assign AWVALID = awv;
-    assign AWADDR = base + ({{{64 - ax}'d0, aw_word}} << {size});
+    assign AWADDR = {_address("aw_word", ax, size, lanes)};
     assign AWLEN = aw_len;
     always @(posedge clk) begin
         if (rst) begin awv <= 1'b0; dav <= 0; end
         else if ((~awv | AWREADY) && dav != dtail) begin
             awv <= 1'b1; aw_word <= dword[dav[{qb - 1}:0]];
-            aw_len <= dlen[dav[{qb - 1}:0]][7:0] - 8'd1; dav <= dav + 1'b1;
+            aw_len <= dlast[dav[{qb - 1}:0]]; dav <= dav + 1'b1;
         end else if (AWREADY) awv <= 1'b0;
     end
     // W: a burst's beats once its address is out (or going): its words from the FIFO (up to
     // the word that opens the next burst), then, once it takes no more words, beats with
     // WSTRB 0 up to its length; WLAST by the length
-    reg wv, wstrobe, wlast;
-    reg [{width - 1}:0] wdata;
-    reg [8:0] wbeat;
-    wire [{width}:0] whead_word = wfifo[whead[{fb - 1}:0]];
-    wire wword = whead != wtail && (wbeat == 9'd0 || ~whead_word[{width}]);
-    wire wclosed = dw + 1'b1 != dtail || ~gopen;
+{strobe_decl}    reg [{bus - 1}:0] wdata;
+    reg [7:0] wbeat;
+    wire [{fifo_w - 1}:0] whead_word = wfifo[whead[{fb - 1}:0]];
+    wire wword = whead != wtail && (wbeat == 8'd0 || ~whead_word[{mark}]);
+    wire wclosed = dw + 1'b1 != dtail || {closed};
     wire wload = (~wv | WREADY) && dw != dav && (wword || wclosed);
-    wire wend = wbeat + 1'b1 == dlen[dw[{qb - 1}:0]];
+    wire wend = wbeat == dlast[dw[{qb - 1}:0]];
     assign WVALID = wv;
     assign WDATA = wdata;
-    assign WSTRB = {{{nb}{{wstrobe}}}};
+    assign WSTRB = {_strobes(lanes, nb // lanes, "wstrobe")};
     assign WLAST = wlast;
-    always @(posedge clk) if (wload) begin wstrobe <= wword; wdata <= whead_word[{width - 1}:0]; end
+    always @(posedge clk) if (wload) begin {strobe_load} wdata <= whead_word[{bus - 1}:0]; end
     always @(posedge clk) begin
         if (rst) begin wv <= 1'b0; whead <= 0; dw <= 0; wbeat <= 0; wlast <= 1'b0; end
         else if (wload) begin
@@ -329,7 +460,46 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
 
 
 def _read_side(ax: int, width: int, size: int, depth: int, db: int, keep: int,
-               writes: bool, words: int, burst: int) -> str:
+               writes: bool, words: int, burst: int, lanes: int = 1) -> str:
+    data = "d0" if writes else f"{width}'d0"
+    if lanes == 1:
+        buf_decl = f"    reg [{width - 1}:0] rbuf [0:{depth - 1}];\n"
+        buf = f"""    always @(posedge clk) begin
+        if (wr_hit || (rbeat && rdrop == 0))
+            rbuf[wr_hit ? a[{db - 1}:0] : rgot[{db - 1}:0]] <= wr_hit ? {data} : RDATA;
+        if ((rd && hit) || served) q0 <= rbuf[rd ? a[{db - 1}:0] : rmiss_addr[{db - 1}:0]];
+    end
+"""
+        lane_set = ""
+    else:
+        # a bank of the buffer per lane: a beat that comes writes them all, the core's write
+        # one; a read takes the beat from every bank (registered, as a block RAM reads) and
+        # q0 is its lane
+        r = lanes.bit_length() - 1
+        bus = width * lanes
+        buf_decl = f"""    wire [{bus - 1}:0] rrow;  // the beat read last
+    reg [{r - 1}:0] qlane;  // q0's lane of it
+    reg [{r - 1}:0] rmiss_lane;
+"""
+        buf = f"""    wire rwe = wr_hit || (rbeat && rdrop == 0);
+    wire [{lanes - 1}:0] rlanes = wr_hit ? {lanes}'d1 << lane : {{{lanes}{{1'b1}}}};
+    wire [{db - 1}:0] rwidx = wr_hit ? a[{db - 1}:0] : rgot[{db - 1}:0];
+    wire [{db - 1}:0] rridx = rd ? a[{db - 1}:0] : rmiss_addr[{db - 1}:0];
+    wire rren = (rd && hit) || served;
+    genvar j;
+    generate for (j = 0; j < {lanes}; j = j + 1) begin : bank
+        reg [{width - 1}:0] mem [0:{depth - 1}];
+        reg [{width - 1}:0] q;
+        always @(posedge clk) begin
+            if (rwe && rlanes[j]) mem[rwidx] <= wr_hit ? {data} : RDATA[j * {width} +: {width}];
+            if (rren) q <= mem[rridx];
+        end
+        assign rrow[j * {width} +: {width}] = q;
+    end endgenerate
+    always @(posedge clk) if (rren) qlane <= rd ? lane : rmiss_lane;
+    assign q0 = rrow[{{qlane, {(width - 1).bit_length()}'d0}} +: {width}];
+"""
+        lane_set = " rmiss_lane <= lane;"
     # the stream is usable up to rlim when cut (writes), not at all when cut (reads only)
     ok_a = "(~rcut || a < rlim)" if writes else "~rcut"
     ok_m = "(~rcut || rmiss_addr < rlim)" if writes else "~rcut"
@@ -364,12 +534,9 @@ def _read_side(ax: int, width: int, size: int, depth: int, db: int, keep: int,
     sl = f"[{rb - 1}:0]" if rb < ax else ""
     if depth < words:
         decl_room = f"    localparam [AX-1:0] DEPTH = {ax}'d{depth};\n" + decl_room
-    rlen = "    wire [8:0] rlen = room(rend);\n"
-    if ax < 9:
-        rlen = f"    /* verilator lint_off UNUSED */\n{rlen}    /* verilator lint_on UNUSED */\n"
-    return f"""    // -- reads: a stream of bursts into a circular buffer (word w at w mod DEPTH)
-{decl_room}    reg [{width - 1}:0] rbuf [0:{depth - 1}];
-    reg [AX-1:0] rstart;  // the stream's first word
+    rlen = "    wire [7:0] rlast = burst_last(rend);  // the next burst's beats less one\n"
+    return f"""    // -- reads: a stream of bursts into a circular buffer (beat w at w mod DEPTH)
+{decl_room}{buf_decl}    reg [AX-1:0] rstart;  // the stream's first word
     // the buffer holds the words from rstart (and no more than DEPTH before rend) up to rgot;
     // requested up to rend
     reg [AX-1:0] rgot, rend;
@@ -398,7 +565,7 @@ def _read_side(ax: int, width: int, size: int, depth: int, db: int, keep: int,
     // (no two streams are left at once: the next restart waits for the beats dropped)
     wire leave = rmiss && ~served && ~coming && ~ovl_miss;
     wire restart = leave && rdrop == 0;
-{rlen}    wire [AX-1:0] rnext = rend + {_zext("rlen", 9, ax, True)};
+{rlen}    wire [AX-1:0] rnext = rend + {_zext("rlast", 8, ax, True)} + 1'b1;
     wire fetch = ~rcut && (~arv | ARREADY) && rend < WORDS && {room_ok}
         && ~({ovl_fetch}) && (rfirst || rpast) && ~leave && ~drain;
 {rend_next}    wire wr_hit = wr & hit;  // an update of a word in the buffer takes its write port
@@ -406,20 +573,15 @@ def _read_side(ax: int, width: int, size: int, depth: int, db: int, keep: int,
     wire ridle = ~rmiss && rdrop == 0 && rgot == rend && ~arv;
     assign RREADY = ~wr_hit;
     assign ARVALID = arv;
-    assign ARADDR = base + ({{{64 - ax}'d0, ar_word}} << {size});
+    assign ARADDR = {_address("ar_word", ax, size, lanes)};
     assign ARLEN = ar_len;
-    always @(posedge clk) begin
-        if (wr_hit || (rbeat && rdrop == 0))
-            rbuf[wr_hit ? a[{db - 1}:0] : rgot[{db - 1}:0]] <= wr_hit ? {"d0" if writes else f"{width}'d0"} : RDATA;
-        if ((rd && hit) || served) q0 <= rbuf[rd ? a[{db - 1}:0] : rmiss_addr[{db - 1}:0]];
-    end
-    always @(posedge clk) begin
+{buf}    always @(posedge clk) begin
         if (rst) begin
             rstart <= 0; rgot <= 0; rend <= 0; rcut <= 1'b1;{" rlim <= 0;" if writes else ""} rdrop <= 0;
             {cur_rst}rmiss <= 1'b0; arv <= 1'b0;
         end else begin
             if (fetch) begin
-                arv <= 1'b1; ar_word <= rend; ar_len <= rlen[7:0] - 8'd1; rend <= rnext;
+                arv <= 1'b1; ar_word <= rend; ar_len <= rlast; rend <= rnext;
                 rfirst <= 1'b0;
             end else if (ARREADY) arv <= 1'b0;
             if (rbeat) begin
@@ -428,7 +590,7 @@ def _read_side(ax: int, width: int, size: int, depth: int, db: int, keep: int,
             end
             if (rd) begin
 {cur_set}rpast <= 1'b1;
-                if (~hit) begin rmiss <= 1'b1; rmiss_addr <= a; m_kept <= ~a_got; end
+                if (~hit) begin rmiss <= 1'b1; rmiss_addr <= a; m_kept <= ~a_got;{lane_set} end
             end
             if (served) rmiss <= 1'b0;
 {cut}            if (restart) begin  // the stream starts again at the word read

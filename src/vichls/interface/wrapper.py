@@ -45,7 +45,7 @@ from vichls.backend.verilog.printer import template_text
 from vichls.errors import FpgaError
 from vichls.interface.bram import bram_adapter
 from vichls.interface.axilite import RegisterMap, axilite_ports, register_file, register_maps
-from vichls.interface.maxi import m_axi_ports, maxi_adapter
+from vichls.interface.maxi import bus_width, m_axi_ports, maxi_adapter
 from vichls.interface.spec import RETURN, Interface, has_axi
 
 @dataclass
@@ -184,6 +184,9 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
                 conns[n] = f"core_{n}"
             entry["bundle"] = i.option("bundle")
             entry["ports"] = [n for n, _, _ in made]
+            entry["element_width"] = p.scalar.width
+            entry["data_width"] = bus_width(p.scalar.width, i.option("data_width"))
+            entry["max_burst"] = i.option("max_burst")
             maxi.append(p.name)
         elif i.mode == "bram":
             made, lines, wired = bram_adapter(p.name, p.scalar.width, {n: core[n] for n in mine})
@@ -261,7 +264,9 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
                                  interfaces[n].option("max_burst"),
                                  any(c.startswith(f"{n}_q") for c in core),
                                  any(c.startswith(f"{n}_we") for c in core),
-                                 interfaces[n].option("latency")) for n in maxi]
+                                 interfaces[n].option("latency"),
+                                 bus_width(signature.param(n).scalar.width,
+                                           interfaces[n].option("data_width"))) for n in maxi]
     else:
         adapters = []
     core_conns = [f".{name}({conns.get(name, '')})" for name in core]
@@ -306,11 +311,12 @@ def _maxi(top: str, p, i: Interface, core: dict) -> tuple[list[str], list]:
     if f"{n}_address1" in core:
         raise FpgaError(f"s.interface('{n}', 'm_axi'): the schedule reads '{n}' through two "
                         "ports; this version of vichls serves one port through m_axi")
-    if w not in (32, 64) or i.option("data_width") not in (0, w):
+    if w not in (8, 16, 32, 64):
         raise FpgaError(f"s.interface('{n}', 'm_axi'): this version of vichls builds m_axi "
-                        f"for 32- and 64-bit elements on a bus as wide ({w} bits here)")
+                        f"for elements of 8, 16, 32 or 64 bits ('{n}' has {w})")
     bundle = i.option("bundle")
-    made = list(m_axi_ports(bundle, w))
+    bus = bus_width(w, i.option("data_width"))
+    made = list(m_axi_ports(bundle, bus))
     offset = i.option("offset")
     if offset == "slave":
         base = f"control_{n}"
@@ -328,7 +334,7 @@ def _maxi(top: str, p, i: Interface, core: dict) -> tuple[list[str], list]:
     c = [".clk(ap_clk)", ".rst(ap_rst)", f".base({base})", ".drain(maxi_drain)",
          f".hold({n}_hold)", f".idle({n}_idle)"]
     c += [f".{signal}(core_{n}_{signal})" for signal in mine]
-    c += [f".{name[len(f'm_axi_{bundle}_'):]}({name})" for name, _, _ in m_axi_ports(bundle, w)]
+    c += [f".{name[len(f'm_axi_{bundle}_'):]}({name})" for name, _, _ in m_axi_ports(bundle, bus)]
     lines.append(f"    {top}_{n}_m_axi {n}_m_axi (\n        " + ",\n        ".join(c) + "\n    );")
     return lines, made
 
