@@ -555,7 +555,9 @@ class _Gen:
         # always with streams): the window reads it without conditions
         buffered = self.io == "stream" or padded
         xa = _ident(f"{name}_in", self.taken) if buffered else "x"
-        mac = ar.mac(f"{xa}[{xch}, {row}, {col}]", f"{w}[co, {wci}, kh, kw]")
+        # with dataflow, a stream's buffer is a channel from a reader task (the parameter x)
+        split = self.io == "stream" and self.dataflow
+        mac = ar.mac(f"{'x' if split else xa}[{xch}, {row}, {col}]", f"{w}[co, {wci}, kh, kw]")
         store = "y.put({})" if self.io == "stream" else "y[co, oh, ow] = {}"
         # output channels innermost when several are computed at once (memory io only)
         outer = ([("oh", oh_n), ("ow", ow_n), ("co", co_n)] if v > 1
@@ -569,7 +571,21 @@ class _Gen:
                         for k, (var, n) in enumerate(inner))
         body += f"{ind}{'    ' * len(inner)}{mac}\n" + ar.finish(ind, store)
         head = ""
-        if buffered:
+        if split:
+            # two tasks: a reader puts the stream into a buffer, the layer computes from it;
+            # the buffer is a ping-pong channel between them, so the reader takes the next
+            # call's input while the layer computes (the interval is the slower of the two)
+            self.shapes[xa] = (ci_n, hp, wp)
+            self.rolled(xa)
+            reader = self.conv_reader(lay, name, tx, (ci_n, h_n, w_n), pads)
+            src = (f"@kernel\ndef {name}(x: {self.arr(tx, (ci_n, hp, wp))}, "
+                   f"y: stream[{spell(t)}]):\n" + body + "\n")
+            self.kernels.append(src)
+            self.locals.append(f"{xa}: {self.arr(tx, (ci_n, hp, wp))} = {self.zero(tx)}")
+            self.calls.append(f"{reader}({xin}, {xa})")
+            self.calls.append(f"{name}({xa}, {y})")
+            buffered, extra = False, ""
+        elif buffered:
             self.shapes[xa] = (ci_n, hp, wp)
             at = (f"j0, j1 + {pads[0]}, j2 + {pads[1]}" if padded else "j0, j1, j2")
             value = "x.get()" if self.io == "stream" else "x[j0, j1, j2]"
@@ -579,11 +595,16 @@ class _Gen:
                     f"            for j2 in range({w_n}):\n"
                     f"                {xa}[{at}] = {value}\n")
             self.rolled(xa)
-        xparam = f"stream[{spell(tx)}]" if self.io == "stream" else self.arr(tx, (ci_n, h_n, w_n))
-        yparam = f"stream[{spell(t)}]" if self.io == "stream" else self.arr(t, (co_n, oh_n, ow_n))
-        src = f"@kernel\ndef {name}(x: {xparam}, y: {yparam}):\n" + head + body + "\n"
-        extra = ".pipeline(\"j2\")" if buffered else ""
-        xarr = xa if buffered else xin
+        if not split:
+            xparam = (f"stream[{spell(tx)}]" if self.io == "stream"
+                      else self.arr(tx, (ci_n, h_n, w_n)))
+            yparam = (f"stream[{spell(t)}]" if self.io == "stream"
+                      else self.arr(t, (co_n, oh_n, ow_n)))
+            src = f"@kernel\ndef {name}(x: {xparam}, y: {yparam}):\n" + head + body + "\n"
+            extra = ".pipeline(\"j2\")" if buffered else ""
+            self.kernels.append(src)
+            self.calls.append(f"{name}({xin}, {y})")
+        xarr = xa if buffered or self.io == "stream" else xin
         if self.io == "memory":
             if v > 1:
                 self.want(y, 1, v, "write")
@@ -593,8 +614,6 @@ class _Gen:
                 self.rolled(y)
             if buffered:
                 self.rolled(xin)
-        self.kernels.append(src)
-        self.calls.append(f"{name}({xin}, {y})")
         if mode == "window":   # the window's products at once, v outputs per cycle
             # (every output channel at once: the co loop, innermost, unrolled in ow's)
             directives = (f".unroll(\"co\", {v}).pipeline(\"co\")" if 1 < v < co_n
@@ -617,6 +636,31 @@ class _Gen:
         self.layer_info.append({"node": lay.node, "op": "+".join([lay.op_type] + lay.fused)
                                 if lay.fused else lay.op_type, "kernel": name, "macs": macs,
                                 "parallelism": eff})
+
+    def conv_reader(self, lay: Layer, name: str, tx, shape, pads) -> str:
+        """A convolution's reader task (stream -> its ping-pong buffer, in C order, one
+        element per cycle; a padded layer's border written with the pad value as the
+        positions go by): its kernel's name."""
+        reader = _ident(f"{name}_read", self.taken)
+        c_n, h_n, w_n = shape
+        hp, wp = h_n + pads[0] + pads[2], w_n + pads[1] + pads[3]
+        if any(pads):
+            inside = " and ".join(
+                cond for cond in (f"j1 >= {pads[0]}" if pads[0] else "",
+                                  f"j1 < {pads[0] + h_n}" if pads[2] else "",
+                                  f"j2 >= {pads[1]}" if pads[1] else "",
+                                  f"j2 < {pads[1] + w_n}" if pads[3] else "") if cond)
+            store = (f"                v: {spell(tx)} = {self.pad_value(lay, tx)}\n"
+                     f"                if {inside}:\n                    v = x.get()\n"
+                     f"                b[j0, j1, j2] = v\n")
+        else:
+            store = "                b[j0, j1, j2] = x.get()\n"
+        self.kernels.append(
+            f"@kernel\ndef {reader}(x: stream[{spell(tx)}], b: {self.arr(tx, (c_n, hp, wp))}):\n"
+            f"    for j0 in range({c_n}):\n        for j1 in range({hp}):\n"
+            f"            for j2 in range({wp}):\n" + store + "\n")
+        self.compose.append(f"schedule.compose(vichls.customize({reader}).pipeline(\"j2\"))")
+        return reader
 
     def layer_pool(self, lay: Layer) -> None:
         x = lay.inputs[0]
@@ -668,6 +712,11 @@ class _Gen:
                 f"        y.put({result})\n\n")
             self._finish_layer(lay, name, [xin, y], ".pipeline(\"i\")")
             return
+        if self.io == "stream" and (sh, sw) == (kh_n, kw_n) and h_n == oh_n * kh_n \
+                and w_n == ow_n * kw_n and ow_n <= self.LINE_REGISTERS:
+            self.pool_rows(lay, name, xin, y, tx, t, acc_t if lay.attrs["kind"] == "avg"
+                           else spell(tx), result)
+            return
         store = f"y.put({result})" if self.io == "stream" else f"y[c, oh, ow] = {result}"
         body = (f"    for c in range({c_n}):\n        for oh in range({oh_n}):\n"
                 f"            for ow in range({ow_n}):\n" + inner + f"                {store}\n")
@@ -699,6 +748,47 @@ class _Gen:
         self.compose.append(f"schedule.compose(vichls.customize({name}){directives}{extra})")
         self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
                                 "parallelism": 1})
+
+    #: pooling on streams takes its input as it comes when a row of outputs is at most
+    #: this long (a register each); else it buffers the input first
+    LINE_REGISTERS = 64
+
+    def pool_rows(self, lay: Layer, name: str, xin: str, y: str, tx, t, acc_t: str,
+                  result: str) -> None:
+        """Pooling on a stream in C order whose windows tile the input (stride = kernel,
+        nothing left over): one input per cycle, taken once. A window row is combined in
+        a register as its elements arrive (``r``), then with the rows of that window
+        before it, which wait in a line of registers, one per output column (``lb0`` is
+        the oldest, the current column's: the line shifts by one per window row, so no
+        register is indexed by a variable, which would make the recurrence too long for
+        II=1); an output goes out with its window's last element. Memory: a row of
+        outputs instead of the whole input, and no cycles spent buffering it."""
+        c_n, h_n, w_n = self.m.tensors[lay.inputs[0]].shape
+        _, oh_n, ow_n = self.m.tensors[lay.output].shape
+        kh_n, kw_n = lay.attrs["kernel"]
+        op = ("max({}, {})" if lay.attrs["kind"] == "max" else "{} + {}").format
+        regs = [f"lb{k}" for k in range(ow_n)]
+        lines = [(0, f"v: {spell(tx)} = x.get()"),
+                 (0, f"r = v if kw == 0 else {op('r', 'v')}" if kw_n > 1 else "r = v")]
+        ind = 0
+        if kw_n > 1:  # a window row complete
+            lines.append((0, f"if kw == {kw_n - 1}:"))
+            ind = 1
+        if kh_n > 1:  # combined with the window's rows before, passed along the line
+            lines.append((ind, f"s: {acc_t} = r if kh == 0 else {op('lb0', 'r')}"))
+            lines += [(ind, f"{a} = {b}") for a, b in zip(regs, regs[1:] + ["s"])]
+            lines.append((ind, f"if kh == {kh_n - 1}:"))
+            ind += 1
+        else:
+            lines.append((ind, f"s: {acc_t} = r"))
+        lines.append((ind, f"y.put({'s' + result[1:]})"))  # (result is of m)
+        self.kernels.append(
+            f"@kernel\ndef {name}(x: stream[{spell(tx)}], y: stream[{spell(t)}]):\n"
+            + "".join(f"    {reg}: {acc_t} = {self.zero(tx)}\n" for reg in regs + ["r"])
+            + f"    for g in range({c_n * oh_n}):\n        for kh in range({kh_n}):\n"
+            f"            for ow in range({ow_n}):\n                for kw in range({kw_n}):\n"
+            + "".join(f"{' ' * (20 + 4 * k)}{line}\n" for k, line in lines) + "\n")
+        self._finish_layer(lay, name, [xin, y], ".pipeline(\"kw\")")
 
     def activation(self, v: str, act) -> str:
         if act is None:
