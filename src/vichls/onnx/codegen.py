@@ -555,8 +555,9 @@ class _Gen:
         # always with streams): the window reads it without conditions
         buffered = self.io == "stream" or padded
         xa = _ident(f"{name}_in", self.taken) if buffered else "x"
-        # with dataflow, a stream's buffer is a channel from a reader task (the parameter x)
-        split = self.io == "stream" and self.dataflow
+        # with dataflow, a stream's buffer is a channel from a reader task (the parameter x),
+        # where the reader writes every element in order (unpadded: see conv_reader)
+        split = self.io == "stream" and self.dataflow and not padded
         mac = ar.mac(f"{'x' if split else xa}[{xch}, {row}, {col}]", f"{w}[co, {wci}, kh, kw]")
         store = "y.put({})" if self.io == "stream" else "y[co, oh, ow] = {}"
         # output channels innermost when several are computed at once (memory io only)
@@ -577,7 +578,7 @@ class _Gen:
             # call's input while the layer computes (the interval is the slower of the two)
             self.shapes[xa] = (ci_n, hp, wp)
             self.rolled(xa)
-            reader = self.conv_reader(lay, name, tx, (ci_n, h_n, w_n), pads)
+            reader = self.conv_reader(name, tx, (ci_n, h_n, w_n))
             src = (f"@kernel\ndef {name}(x: {self.arr(tx, (ci_n, hp, wp))}, "
                    f"y: stream[{spell(t)}]):\n" + body + "\n")
             self.kernels.append(src)
@@ -637,29 +638,21 @@ class _Gen:
                                 if lay.fused else lay.op_type, "kernel": name, "macs": macs,
                                 "parallelism": eff})
 
-    def conv_reader(self, lay: Layer, name: str, tx, shape, pads) -> str:
-        """A convolution's reader task (stream -> its ping-pong buffer, in C order, one
-        element per cycle; a padded layer's border written with the pad value as the
-        positions go by): its kernel's name."""
+    def conv_reader(self, name: str, tx, shape) -> str:
+        """An unpadded convolution's reader task (stream -> its ping-pong buffer, in C
+        order, one element per cycle): its kernel's name. Padded layers keep the buffer
+        in their own task: there the top's initialisation of the buffer (the border)
+        would join the reader's task, a loop over the whole buffer in every call, and a
+        border written by the reader either breaks the in-order writes or, with a guarded
+        get, makes its loop II=2."""
         reader = _ident(f"{name}_read", self.taken)
         c_n, h_n, w_n = shape
-        hp, wp = h_n + pads[0] + pads[2], w_n + pads[1] + pads[3]
-        if any(pads):
-            inside = " and ".join(
-                cond for cond in (f"j1 >= {pads[0]}" if pads[0] else "",
-                                  f"j1 < {pads[0] + h_n}" if pads[2] else "",
-                                  f"j2 >= {pads[1]}" if pads[1] else "",
-                                  f"j2 < {pads[1] + w_n}" if pads[3] else "") if cond)
-            store = (f"                v: {spell(tx)} = {self.pad_value(lay, tx)}\n"
-                     f"                if {inside}:\n                    v = x.get()\n"
-                     f"                b[j0, j1, j2] = v\n")
-        else:
-            store = "                b[j0, j1, j2] = x.get()\n"
         self.kernels.append(
-            f"@kernel\ndef {reader}(x: stream[{spell(tx)}], b: {self.arr(tx, (c_n, hp, wp))}):\n"
-            f"    for j0 in range({c_n}):\n        for j1 in range({hp}):\n"
-            f"            for j2 in range({wp}):\n" + store + "\n")
-        self.compose.append(f"schedule.compose(vichls.customize({reader}).pipeline(\"j2\"))")
+            f"@kernel\ndef {reader}(x: stream[{spell(tx)}], b: {self.arr(tx, shape)}):\n"
+            f"    for j0 in range({c_n}):\n        for j1 in range({h_n}):\n"
+            f"            for j2 in range({w_n}):\n                b[j0, j1, j2] = x.get()\n\n")
+        loops = ".pipeline(\"j2\")"
+        self.compose.append(f"schedule.compose(vichls.customize({reader}){loops})")
         return reader
 
     def layer_pool(self, lay: Layer) -> None:
