@@ -19,6 +19,10 @@ on streams), and builds the top component:
   one); calls finish in order: ``ap_done`` pulses when every task has finished the oldest
   call (with ``s.dataflow(interface="ap_ctrl_chain")`` the top also has ``ap_continue``:
   its ``ap_done`` stays high until then);
+- a pingpong channel partitioned by the kernel's schedule (``s.partition`` on the local
+  array) is partitioned the same way in its two tasks (the request applies to both
+  parameters, ``_task_requests``), and becomes one ``vichls_pingpong`` per bank of the
+  partition, wired to the two tasks' ports of that bank (a FIFO is not partitioned);
 - a pingpong channel has two banks, one more per further channel on the longest path from
   its producer to its consumer (``pingpong_banks``): a channel that bypasses tasks holds a
   bank for every call in flight between its two ends;
