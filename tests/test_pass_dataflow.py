@@ -12,6 +12,7 @@ import vichls
 from kernels.dataflow import (
     bypass,
     chain3,
+    init_joins_a_stream_task,
     shared_param,
     stream_pipe,
     stream_pipe_schedule,
@@ -185,3 +186,21 @@ def test_a_partitioned_ping_pong_is_one_per_bank_and_bit_exact():
     sim(x, w, y, 7)
     two_scales(x, w, y2, 7)
     assert (y == y2).all()
+
+
+def test_an_extracted_task_knows_its_stream_channels_direction():
+    # regression: b's initialisation joins _fill_inside's task, which is then extracted
+    # into a function of its own; its parameter for the local stream z had no direction
+    # and the task did not compile ("stream parameter 'z' has no direction")
+    s = vichls.customize(init_joins_a_stream_task).dataflow()
+    _, tasks, channels = graph_of(init_joins_a_stream_task)
+    assert {n: c.kind.data for n, c in channels.items()} == {"z": "fifo", "b": "pingpong"}
+    sim = s.build("sim")
+    got, want = [], []
+    for out, run in ((got, sim), (want, init_joins_a_stream_task)):
+        xs, ys = vichls.stream[int32](), vichls.stream[int32]()
+        for v in (5, -6):
+            xs.put(v)
+        run(xs, ys)
+        out += list(ys)
+    assert got == want == [8, -5, 6, 8]
