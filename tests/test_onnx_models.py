@@ -458,11 +458,14 @@ def test_stream_layers_take_their_input_as_it_comes():
     assert "lb0 = lb1" in src and "y.put(s)" in src
     # an unpadded convolution: a reader task fills a ping-pong buffer, a local of the top
     assert "def conv1_read(x: stream[" in src and "conv1_read(x, conv1_in)" in src
-    assert "conv1(conv1_in, " in src and "def conv2_read(" in src
+    assert "conv1(conv1_in, " in src
     assert "schedule.partition('conv1_in', dim=2, factor=3" in src
+    # ... where it would take longer than the interval otherwise: conv2 reads 48 elements
+    # and computes 64 cycles, below conv1's reader (200) and the max pooling (192)
+    assert "def conv2_read(" not in src and "conv2_in: " in src
     # a padded one keeps its buffer in its own task (cnn's first convolution)
     src = vo.source(om.cnn(size=6), io="stream").source
-    assert "def conv1_read(" not in src and "def conv2_read(" in src
+    assert "_read(" not in src
     # without dataflow, no reader task
     assert "_read(" not in vo.source(om.conv_pool(), io="stream", dataflow=False).source
 
@@ -535,6 +538,7 @@ def test_streamed_calls_back_to_back_equal_the_python_calls(streamed_back_to_bac
     assert df["interval"] < design.report["latency"]["min"]  # the calls overlap
     # the readers' buffers: ping-pong channels, one per bank of their partition
     pingpongs = [ch for ch in df["channels"] if ch["kind"] == "pingpong"]
-    assert {ch["name"] for ch in pingpongs} == {"conv1_in", "conv2_in"}
+    assert {ch["name"] for ch in pingpongs} == (
+        {"conv1_in"} if name == "conv_pool" else {"conv1_in", "conv2_in"})
     if name == "conv_pool":
         assert next(ch for ch in pingpongs if ch["name"] == "conv1_in")["partition_banks"] > 1

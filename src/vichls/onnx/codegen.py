@@ -159,6 +159,7 @@ class _Gen:
         self.shapes: dict[str, tuple] = {}
         self.param_names: set[str] = set()
         self.layer_info: list[dict] = []
+        self.readers: set[str] = set()  # convolutions with a reader task (_readers)
         self.consumers: dict[str, int] = {}
         for lay in model.layers:
             for t in lay.inputs:
@@ -260,6 +261,7 @@ class _Gen:
             self.param_names.add(v)
             self.shapes[v] = t.shape
             params.append(v)
+        self.readers = self._readers()
         for lay in m.layers:
             self.layer(lay)
         # the top kernel
@@ -507,6 +509,58 @@ class _Gen:
                             f"{ib} integer bits; use narrower precisions")
         return f"fixed({width}, {ib})"
 
+    def _conv_mode(self, lay: Layer, par: int) -> tuple[str, int, int, int]:
+        """A convolution's loop at parallelism ``par`` (-1: its default): the mode (the
+        whole window and ``v`` output channels per cycle, ``u`` input channels' windows,
+        one window row, one product), ``u``, ``v`` and the products per cycle."""
+        co_n, cig, kh_n, kw_n = lay.weight.shape
+        groups = lay.attrs.get("group", 1)
+        depthwise = groups > 1 and cig == 1 and co_n // groups == 1
+        win, terms = kh_n * kw_n, cig * kh_n * kw_n
+        v = u = 1
+        if par == -1 or par >= terms:
+            mode, u = "window", cig
+            if par > terms and self.io == "memory" and not self.dataflow \
+                    and (groups == 1 or depthwise):
+                v = _divisor_at_most(co_n, par // terms)
+        elif par >= win and cig > 1:
+            mode, u = "ci", _divisor_at_most(cig, par // win)
+        elif par >= kw_n:
+            mode = "kh"
+        else:
+            mode = "kw"
+        return mode, u, v, {"window": v * terms, "ci": u * win, "kh": kw_n, "kw": 1}[mode]
+
+    def _readers(self) -> set[str]:
+        """The convolutions that get a reader task (on streams, in a dataflow design): the
+        unpadded ones that would otherwise take longer than the design's interval, reading
+        their input and then computing. Each layer's cycles are estimated as one element
+        per cycle of its input (or output) and its multiply-accumulates over its
+        parallelism; a reader task costs a ping-pong buffer (two copies of the input, in
+        as many banks as the window's reads) and a call's latency, for nothing where the
+        layer is not among the slowest."""
+        if self.io != "stream" or not self.dataflow:
+            return set()
+        cycles, candidates = {}, set()
+        for lay in self.m.layers:
+            moved = max(int(np.prod(self.m.tensors[t].shape)) for t in lay.inputs + [lay.output])
+            compute = 0
+            if lay.kind == "conv":
+                macs = int(np.prod(self.m.tensors[lay.output].shape)) * \
+                    int(np.prod(lay.weight.shape[1:]))
+                compute = math.ceil(macs / self._conv_mode(lay, self.par_of(lay, macs))[3])
+                moved = int(np.prod(self.m.tensors[lay.inputs[0]].shape))
+                if not any(lay.attrs["pads"]):
+                    candidates.add(lay.node)
+            elif lay.kind == "dense":
+                n_out, k_in = lay.weight.shape
+                par = self.par_of(lay, n_out * k_in)
+                compute = math.ceil(n_out * k_in / min(k_in if par == -1 else par, k_in))
+            cycles[lay.node] = (moved, compute)
+        base = max((max(*cycles[n]) if n in candidates else sum(cycles[n]) for n in cycles),
+                   default=0)
+        return {n for n in candidates if sum(cycles[n]) > base}
+
     def layer_conv(self, lay: Layer) -> None:
         x = lay.inputs[0]
         tx = self.elem_type(x)
@@ -530,20 +584,7 @@ class _Gen:
         padded = any(pads)
         # the parallelism: the whole window (and v output channels) per cycle; u input
         # channels' windows per cycle (the ci loop pipelined); one window row; one product
-        par = self.par_of(lay, macs)
-        v = u = 1
-        if par == -1 or par >= terms:
-            mode, u = "window", cig
-            if par > terms and self.io == "memory" and not self.dataflow \
-                    and (groups == 1 or depthwise):
-                v = _divisor_at_most(co_n, par // terms)
-        elif par >= win and cig > 1:
-            mode, u = "ci", _divisor_at_most(cig, par // win)
-        elif par >= kw_n:
-            mode = "kh"
-        else:
-            mode = "kw"
-        eff = {"window": v * terms, "ci": u * win, "kh": kw_n, "kw": 1}[mode]
+        mode, u, v, eff = self._conv_mode(lay, self.par_of(lay, macs))
         # the input channel a product reads
         if groups == 1:
             xch = "ci" if cig > 1 else "0"
@@ -564,7 +605,7 @@ class _Gen:
         xa = _ident(f"{name}_in", self.taken) if buffered else "x"
         # with dataflow, a stream's buffer is a channel from a reader task (the parameter x),
         # where the reader writes every element in order (unpadded: see conv_reader)
-        split = self.io == "stream" and self.dataflow and not padded
+        split = lay.node in self.readers
         mac = ar.mac(f"{'x' if split else xa}[{xch}, {row}, {col}]", f"{w}[co, {wci}, kh, kw]")
         store = "y.put({})" if self.io == "stream" else "y[co, oh, ow] = {}"
         # output channels innermost when several are computed at once (memory io only)
