@@ -18,7 +18,8 @@ layer's cycles are its multiply-accumulates over its parallelism; on streams, a 
 layer (and a padded convolution) first reads its input (one element per cycle) and then
 computes, while an unpadded convolution's reader task fills one bank of its ping-pong
 buffer as the layer computes from the other, so the layer takes the longer of the two (in
-a dataflow design). In a dataflow design the layer with the most
+a dataflow design; code generation gives the reader task only to those slower than the
+rest of the design, the others are below the interval either way). In a dataflow design the layer with the most
 cycles moves, until it cannot (the interval is the bottleneck's); layer by layer, the move
 that saves the most cycles per DSP block added, until none fits (the latency is the sum). The cycle counts are the multiplier bound of each layer, not a schedule: the
 report and the simulation give the figures.

@@ -9,8 +9,9 @@ from each layer's parallelism (multiply-accumulates per cycle; hls4ml's reuse fa
 inverse). The text is meant to be read and edited: ``vichls compile model.onnx --emit
 python`` writes it with the weights beside it (``.npz``).
 
-On streams (C order, one element per cycle) an unpadded convolution in a dataflow design is
-two tasks: a reader (``<layer>_read``) puts the stream into a ping-pong buffer (a local
+On streams (C order, one element per cycle) an unpadded convolution in a dataflow design
+that would otherwise be slower than the other layers (``_readers``) is two tasks: a reader
+(``<layer>_read``) puts the stream into a ping-pong buffer (a local
 array of the top, partitioned for the window's reads) while the layer computes the call
 before from the other bank; a pooling whose windows tile its input takes it as it comes
 (``pool_rows``: a line of registers, no buffer); the other layers read their input into a
