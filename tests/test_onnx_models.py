@@ -362,6 +362,8 @@ def test_default_parallelism_keeps_the_loops_rolled():
     (lambda: om.mlp(sizes=(8, 6, 4), argmax=True), {"parallelism": {"dense0": 24, "dense1": 12}}),
     (lambda: om.cnn(size=6), {}),
     (lambda: om.mlp(sizes=(8, 6, 4)), {"io": "stream", "parallelism": 4}),
+    # a reader task, a partitioned ping-pong buffer, poolings on lines of registers
+    (lambda: om.conv_pool(), {"io": "stream"}),
 ])
 def test_generated_verilog_is_lint_clean(model, options):
     from vichls.flows.lint import lint_verilog
