@@ -6,9 +6,10 @@ vichls.onnx.balance to balance the layers within the xc7z020's DSP blocks).
 
     python benchmarks/onnx_blocks.py [--calls 4] [--no-synth] [--markdown FILE]
 
-For each design: the parallelism chosen per layer; the slowest layer's multiplier bound
-(its multiply-accumulates over its multipliers, plus the cycles it spends reading its
-input into its buffer: what balance.py weighs); the interval between calls measured in
+For each design: the parallelism chosen per layer; the slowest layer's bound (its
+multiply-accumulates over its multipliers; where it reads its whole input into a buffer
+first, plus those cycles, or, for an unpadded convolution, whose reader task fills a
+ping-pong buffer while it computes, the longer of the two: what balance.py weighs); the interval between calls measured in
 simulation (``--calls`` calls back to back, the gap between the last two done edges) next
 to the report's; the latency of one call; interval over bound; DSP/LUT/FF (Yosys
 synth_xilinx, or the report's estimate with ``--no-synth``); the largest error of the
@@ -21,7 +22,6 @@ weights (tests/onnx_models.py).
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import onnx_models as om  # noqa: E402
 import vichls.onnx as vo  # noqa: E402
+from vichls.onnx.balance import layer_cycles  # noqa: E402
 
 MODELS = {
     "separable (MobileNet-style)": lambda: om.separable(channels=8, out_channels=16, size=8),
@@ -71,11 +72,13 @@ def main() -> int:
         singles[tag] = (call, expected)
         designs.append(SimDesign(design.verilog, design.signature, name=tag,
                                  partitions=design.partitions))
-        slow = max(gen.layers, key=lambda i: math.ceil(i["macs"] / i["parallelism"])
-                   if i["macs"] else 0)
+        # each layer's cycles as balance.py weighs them: its multiply-accumulates over its
+        # multipliers, and its input's elements (one per cycle) where it reads them first
         layer_of = {lay.node: lay for lay in m.layers}
-        first = int(np.prod(m.tensors[layer_of[slow["node"]].inputs[0]].shape))
-        bound = first + math.ceil(slow["macs"] / slow["parallelism"])
+        bounds = {i["node"]: layer_cycles(layer_of[i["node"]], m, "stream", i["parallelism"])
+                  for i in gen.layers if i["macs"]}
+        slow = {"node": max(bounds, key=bounds.get)}
+        bound = bounds[slow["node"]]
         worst = 0.0
         for k in range(20):
             xi = np.random.default_rng(100 + k).standard_normal(m.inputs[0].shape)

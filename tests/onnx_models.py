@@ -177,26 +177,48 @@ def separable(seed=0, channels=4, out_channels=8, size=8, classes=3):
     return _model(nodes, ins, outs, inits, "separable")
 
 
-def residual(seed=0, channels=3, size=6):
-    """A ResNet-style basic block: Conv 3x3 (padded) + Relu, Conv 3x3 (padded), the block's
-    input added back (the skip connection), Relu."""
+def residual(seed=0, channels=3, size=6, kernel=3):
+    """A ResNet-style basic block: Conv kernel x kernel (padded to keep the size) + Relu,
+    Conv likewise, the block's input added back (the skip connection), Relu."""
     rng = np.random.default_rng(seed)
-    c = channels
+    c, k, p = channels, kernel, kernel // 2
     inits = [numpy_helper.from_array(np.asarray(a, np.float32), n) for n, a in (
-        ("k1", rng.standard_normal((c, c, 3, 3)) * 0.3), ("b1", rng.standard_normal(c) * 0.1),
-        ("k2", rng.standard_normal((c, c, 3, 3)) * 0.3), ("b2", rng.standard_normal(c) * 0.1))]
+        ("k1", rng.standard_normal((c, c, k, k)) * 0.3), ("b1", rng.standard_normal(c) * 0.1),
+        ("k2", rng.standard_normal((c, c, k, k)) * 0.3), ("b2", rng.standard_normal(c) * 0.1))]
     nodes = [
-        helper.make_node("Conv", ["x", "k1", "b1"], ["c1"], name="conv1", kernel_shape=[3, 3],
-                         pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["x", "k1", "b1"], ["c1"], name="conv1", kernel_shape=[k, k],
+                         pads=[p, p, p, p]),
         helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
-        helper.make_node("Conv", ["r1", "k2", "b2"], ["c2"], name="conv2", kernel_shape=[3, 3],
-                         pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["r1", "k2", "b2"], ["c2"], name="conv2", kernel_shape=[k, k],
+                         pads=[p, p, p, p]),
         helper.make_node("Add", ["c2", "x"], ["s"], name="skip"),
         helper.make_node("Relu", ["s"], ["y"], name="relu2"),
     ]
     ins = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, size, size])]
     outs = [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, c, size, size])]
     return _model(nodes, ins, outs, inits, "residual")
+
+
+def conv_pool(seed=0, size=10):
+    """Unpadded convolutions and tiling poolings: Conv 3x3 (2 -> 3 channels) + Relu,
+    MaxPool 2x2, Conv 1x1 (3 -> 4), AveragePool 2x2; the output is the pooled tensor."""
+    rng = np.random.default_rng(seed)
+    inits = [numpy_helper.from_array(np.asarray(a, np.float32), n) for n, a in (
+        ("k1", rng.standard_normal((3, 2, 3, 3)) * 0.4), ("b1", rng.standard_normal(3) * 0.1),
+        ("k2", rng.standard_normal((4, 3, 1, 1)) * 0.5))]
+    nodes = [
+        helper.make_node("Conv", ["x", "k1", "b1"], ["c1"], name="conv1", kernel_shape=[3, 3]),
+        helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+        helper.make_node("MaxPool", ["r1"], ["p1"], name="maxpool", kernel_shape=[2, 2],
+                         strides=[2, 2]),
+        helper.make_node("Conv", ["p1", "k2"], ["c2"], name="conv2", kernel_shape=[1, 1]),
+        helper.make_node("AveragePool", ["c2"], ["y"], name="avgpool", kernel_shape=[2, 2],
+                         strides=[2, 2]),
+    ]
+    h = (size - 2) // 4
+    ins = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, size, size])]
+    outs = [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, h, h])]
+    return _model(nodes, ins, outs, inits, "conv_pool")
 
 
 def grouped(seed=0, groups=2, size=5):

@@ -365,6 +365,8 @@ def test_default_parallelism_keeps_the_loops_rolled():
     (lambda: om.mlp(sizes=(8, 6, 4), argmax=True), {"parallelism": {"dense0": 24, "dense1": 12}}),
     (lambda: om.cnn(size=6), {}),
     (lambda: om.mlp(sizes=(8, 6, 4)), {"io": "stream", "parallelism": 4}),
+    # a reader task, a partitioned ping-pong buffer, poolings on lines of registers
+    (lambda: om.conv_pool(), {"io": "stream"}),
 ])
 def test_generated_verilog_is_lint_clean(model, options):
     from vichls.flows.lint import lint_verilog
@@ -465,3 +467,99 @@ def test_back_to_back_interval_equals_the_report():
     assert gaps[-1] == design.report["dataflow"]["interval"]
     assert gaps[-1] < design.report["latency"]["min"]  # the calls overlap
 
+
+
+# -- layers that stream: pooling on a line of registers, reader tasks and ping-pong buffers -----
+
+
+def test_stream_layers_take_their_input_as_it_comes():
+    src = vo.source(om.conv_pool(), io="stream").source
+    # poolings whose windows tile the input keep a row of partial results, not the input
+    assert "maxpool_in" not in src and "avgpool_in" not in src
+    assert "lb0 = lb1" in src and "y.put(s)" in src
+    # an unpadded convolution: a reader task fills a ping-pong buffer, a local of the top
+    assert "def conv1_read(x: stream[" in src and "conv1_read(x, conv1_in)" in src
+    assert "conv1(conv1_in, " in src
+    assert "schedule.partition('conv1_in', dim=2, factor=3" in src
+    # ... where it would take longer than the interval otherwise: conv2 reads 48 elements
+    # and computes 64 cycles, below conv1's reader (200) and the max pooling (192)
+    assert "def conv2_read(" not in src and "conv2_in: " in src
+    # a padded one keeps its buffer in its own task (cnn's first convolution)
+    src = vo.source(om.cnn(size=6), io="stream").source
+    assert "_read(" not in src
+    # without dataflow, no reader task
+    assert "_read(" not in vo.source(om.conv_pool(), io="stream", dataflow=False).source
+
+
+def test_stream_layers_compute_what_the_memory_layers_compute():
+    model = om.conv_pool()
+    mem, _ = vo.load(model)
+    st, _ = vo.load(model, io="stream")
+    for inputs in _random_inputs(model, 4, seed=3):
+        a = vo.run(mem, mem.signature, inputs)[0]
+        b = vo.run(st, st.signature, inputs)[0]
+        assert np.array_equal(np.asarray(a).reshape(-1), np.asarray(b).reshape(-1))
+
+
+def test_balance_weighs_a_reader_task_as_overlapped():
+    from vichls.onnx.balance import layer_cycles
+
+    m = vo.read_model(om.conv_pool())
+    conv1 = next(lay for lay in m.layers if lay.node == "conv1")
+    # 2 x 10 x 10 inputs; 3 x 8 x 8 outputs of 18 products: 192 cycles at 18 per cycle
+    assert layer_cycles(conv1, m, "stream", 18) == 200  # the reader, overlapped
+    assert layer_cycles(conv1, m, "stream", 18, dataflow=False) == 200 + 192
+    assert layer_cycles(conv1, m, "stream", 2) == 1728
+    assert layer_cycles(conv1, m, "memory", 18) == 192
+    c = vo.read_model(om.cnn(size=6))
+    padded = next(lay for lay in c.layers if lay.node == "conv1")  # reads, then computes
+    assert layer_cycles(padded, c, "stream", 9) == 36 + 3 * 36
+
+
+@pytest.fixture(scope="module")
+def streamed_back_to_back():
+    """Designs on streams simulated with calls back to back, each call its own input."""
+    from vichls.driver.fpga import compile_fpga
+    from vichls.flows.sim import SimDesign, build_simulation
+
+    from e2e import SIMULATOR
+
+    cases = {"conv_pool": om.conv_pool(),
+             # 1x1 convolutions (reader tasks) on one branch, the skip FIFO on the other
+             "residual_1x1": om.residual(channels=2, size=4, kernel=1)}
+    built = {}
+    for name, model in cases.items():
+        kern, sched = vo.load(model, io="stream")
+        built[name] = (model, kern, compile_fpga(sched.module()))
+    sim = build_simulation([SimDesign(d.verilog, d.signature, name=name, partitions=d.partitions)
+                            for name, (_, _, d) in built.items()], simulator=SIMULATOR)
+    return sim, built
+
+
+@pytest.mark.parametrize("name", ["conv_pool", "residual_1x1"])
+def test_streamed_calls_back_to_back_equal_the_python_calls(streamed_back_to_back, name):
+    from vichls.results import differences
+
+    sim, built = streamed_back_to_back
+    model, kern, design = built[name]
+    sig = kern.signature
+    inputs = [ins[0] for ins in _random_inputs(model, 3, seed=11)]
+    want = []
+    for x in inputs:
+        args = vo.arguments(sig, [x])
+        kern(*args)
+        want += list(args[1])
+    rep = sim.run_repeated(name, vo.arguments(sig, [np.concatenate([x.reshape(-1)
+                                                                    for x in inputs])]),
+                           len(inputs), max_cycles=2_000_000)
+    out = sig.params[1].name
+    assert not differences((None, {out: want}), (None, {out: list(rep.streams[out])}))
+    df = design.report["dataflow"]
+    assert rep.done_edges[-1] - rep.done_edges[-2] == df["interval"]
+    assert df["interval"] < design.report["latency"]["min"]  # the calls overlap
+    # the readers' buffers: ping-pong channels, one per bank of their partition
+    pingpongs = [ch for ch in df["channels"] if ch["kind"] == "pingpong"]
+    assert {ch["name"] for ch in pingpongs} == (
+        {"conv1_in"} if name == "conv_pool" else {"conv1_in", "conv2_in"})
+    if name == "conv_pool":
+        assert next(ch for ch in pingpongs if ch["name"] == "conv1_in")["partition_banks"] > 1

@@ -12,10 +12,12 @@ import vichls
 from kernels.dataflow import (
     bypass,
     chain3,
+    init_joins_a_stream_task,
     shared_param,
     stream_pipe,
     stream_pipe_schedule,
     two_scales,
+    two_scales_schedule,
     with_scalars,
 )
 from vichls import int32, kernel
@@ -158,9 +160,47 @@ def test_designs_without_streams_have_no_stall_logic():
     assert "vichls_stalled" not in design.verilog
 
 
-def test_partitioning_a_channel_is_refused():
+def test_partitioning_a_fifo_channel_is_refused():
     from vichls.errors import FpgaError
 
-    s = vichls.customize(two_scales).dataflow().partition("t", dim=1, factor=2)
-    with pytest.raises(FpgaError, match="'t' is a channel between tasks"):
+    s = vichls.customize(bypass).dataflow().partition("p", dim=1, factor=2)
+    with pytest.raises(FpgaError, match="'p' is a FIFO between tasks"):
         s.build("fpga")
+
+
+def test_a_partitioned_ping_pong_is_one_per_bank_and_bit_exact():
+    # both tasks see the same two banks of 't'; the top has a vichls_pingpong per bank
+    s = two_scales_schedule().partition("t", dim=1, factor=2)
+    design = s.build("fpga")
+    channels = {c["name"]: c for c in design.report["dataflow"]["channels"]}
+    assert channels["t"]["kind"] == "pingpong" and channels["t"]["partition_banks"] == 2
+    assert "partition_banks" not in channels["u"]
+    assert "vichls_pingpong" in design.verilog and " t_0 " in design.verilog \
+        and " t_1 " in design.verilog
+    sim = s.build("sim")
+    from kernels.dataflow import N as n
+
+    x = np.arange(n, dtype=np.int32) * 3 - 50
+    w = np.arange(n, dtype=np.int32)[::-1].copy()
+    y, y2 = np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32)
+    sim(x, w, y, 7)
+    two_scales(x, w, y2, 7)
+    assert (y == y2).all()
+
+
+def test_an_extracted_task_knows_its_stream_channels_direction():
+    # regression: b's initialisation joins _fill_inside's task, which is then extracted
+    # into a function of its own; its parameter for the local stream z had no direction
+    # and the task did not compile ("stream parameter 'z' has no direction")
+    s = vichls.customize(init_joins_a_stream_task).dataflow()
+    _, tasks, channels = graph_of(init_joins_a_stream_task)
+    assert {n: c.kind.data for n, c in channels.items()} == {"z": "fifo", "b": "pingpong"}
+    sim = s.build("sim")
+    got, want = [], []
+    for out, run in ((got, sim), (want, init_joins_a_stream_task)):
+        xs, ys = vichls.stream[int32](), vichls.stream[int32]()
+        for v in (5, -6):
+            xs.put(v)
+        run(xs, ys)
+        out += list(ys)
+    assert got == want == [8, -5, 6, 8]

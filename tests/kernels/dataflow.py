@@ -5,6 +5,8 @@ Each ``*_schedule()`` gives the directives the tests build them with."""
 
 from __future__ import annotations
 
+import numpy as np
+
 import vichls
 from benchmarks.measure import example
 from vichls import int32, kernel, stream
@@ -298,3 +300,35 @@ OVERLAP_SCHEDULES = {
     # a FIFO into a task of two loop nests (the first gets, the second does not)
     "shared_param": shared_param_schedule,
 }
+
+
+EDGES = vichls.const(np.array([0, 3]), int32)
+
+
+@kernel
+def _pass_on(x: stream[int32], z: stream[int32]):
+    for i in range(2):
+        z.put(x.get())
+
+
+@kernel
+def _fill_inside(z: stream[int32], b: int32[4]):
+    for i in range(2):
+        b[i + 1] = z.get()
+    for k in range(2):
+        b[EDGES[k]] = 7  # (indices from a table: the initialisation of b is kept)
+
+
+@kernel
+def _read_back(b: int32[4], y: stream[int32]):
+    for i in range(4):
+        y.put(b[3 - i] + 1)
+
+
+@kernel
+def init_joins_a_stream_task(x: stream[int32], y: stream[int32]):
+    z = stream[int32, 2]()
+    b: int32[4] = 0
+    _pass_on(x, z)
+    _fill_inside(z, b)
+    _read_back(b, y)

@@ -19,6 +19,10 @@ on streams), and builds the top component:
   one); calls finish in order: ``ap_done`` pulses when every task has finished the oldest
   call (with ``s.dataflow(interface="ap_ctrl_chain")`` the top also has ``ap_continue``:
   its ``ap_done`` stays high until then);
+- a pingpong channel partitioned by the kernel's schedule (``s.partition`` on the local
+  array) is partitioned the same way in its two tasks (the request applies to both
+  parameters, ``_task_requests``), and becomes one ``vichls_pingpong`` per bank of the
+  partition, wired to the two tasks' ports of that bank (a FIFO is not partitioned);
 - a pingpong channel has two banks, one more per further channel on the longest path from
   its producer to its consumer (``pingpong_banks``): a channel that bypasses tasks holds a
   bank for every call in flight between its two ends;
@@ -127,7 +131,7 @@ def compile_dataflow(module: ModuleOp, clock_period_ns: float):
     design_module = ModuleOp([top_component] + [c for c, _ in modules.values()])
     verilog = emit_verilog(design_module)
     report = _report(signature, tasks, channels, compiled, depths, top_component, clock_period_ns,
-                     flushed, banks, builder.control_sizes)
+                     flushed, banks, builder.control_sizes, builder.pingpong_split)
     report["interface"]["block_control"] = "ap_ctrl_chain" if chain else "ap_ctrl_hs"
     partitions = {}
     for (t, k), p in builder.param_users.items():
@@ -152,11 +156,19 @@ def _task_requests(requests, task: graph.TaskOp, top: func.FuncOp, channels, wor
     for entry in requests:
         array = entry.data["array"].data
         channel = next((ch for ch in channels if ch.channel_name.data == array), None)
+        if channel is not None and channel.kind.data != "pingpong":
+            raise FpgaError(f"s.partition({array!r}) with s.dataflow(): '{array}' is a FIFO "
+                            "between tasks, which is not partitioned; partition the arrays "
+                            "the tasks keep to themselves, or ping-pong buffers", channel.location)
         if channel is not None:
-            raise FpgaError(f"s.partition({array!r}) with s.dataflow(): '{array}' is a channel "
-                            "between tasks (a FIFO or a ping-pong buffer), which is not "
-                            "partitioned; partition the arrays the tasks keep to themselves",
-                            channel.location)
+            # a ping-pong buffer: both its tasks see the same banks (the request applied to
+            # their parameters), and the top has one ping-pong per bank (channel_cells)
+            for k, v in enumerate(task.args):
+                if v is channel.result:
+                    fields = dict(entry.data)
+                    fields["array"] = StringAttr(callee_params[k].name)
+                    out.append(DictionaryAttr(fields))
+            continue
         if array in names:
             for k, v in enumerate(task.args):
                 if v is params[names.index(array)]:
@@ -617,6 +629,8 @@ class TopBuilder:
                     ends.setdefault(v, []).append((t, k))
         self.deps: dict[int, list[SSAValue]] = {}
         self.commits: list[tuple[st.CellOp, int, int]] = []
+        # per ping-pong channel: its memories (one per bank of a partitioned one), words each
+        self.pingpong_split: dict[SSAValue, tuple[int, int]] = {}
         for ch in self.channels:
             v = ch.result
             names = {self.tasks[t].task_name.data: (t, k) for t, k in ends.get(v, [])}
@@ -646,35 +660,59 @@ class TopBuilder:
             words = 1
             for d in shape:
                 words *= d
-            width, aw = v.type.element_type.width.data, address_width(words)
-            cell_ports = [("rst", "in", 1)]
-            for side in ("p", "c"):
-                for n in (0, 1):
-                    cell_ports += [(f"{side}_address{n}", "in", aw), (f"{side}_ce{n}", "in", 1),
-                                   (f"{side}_we{n}", "in", 1), (f"{side}_d{n}", "in", width),
-                                   (f"{side}_q{n}", "out", width)]
-            cell_ports += [("p_commit", "in", 1), ("c_release", "in", 1),
-                           ("p_may_start", "out", 1), ("c_may_start", "out", 1)]
-            buf = self.cell(ch.channel_name.data, "vichls_pingpong",
-                            {"WIDTH": width, "WORDS": words, "AW": aw,
-                             "BANKS": self.banks.get(v, 2)}, cell_ports)
-            self.assign(buf.port("rst"), self.ports[ports.RESET])
-            for side, t, name in (("p", pt, pname), ("c", ct, cname)):
-                for n in (0, 1):
-                    if self.task_port(t, ports.memory_port(name, "address", n)) is None:
-                        for suffix, width_ in (("address", aw), ("ce", 1), ("we", 1), ("d", width)):
-                            self.assign(buf.port(f"{side}_{suffix}{n}"), self.const(0, width_))
-                        continue
-                    for suffix, width_ in (("address", aw), ("ce", 1), ("we", 1), ("d", width)):
-                        inner = self.task_port(t, ports.memory_port(name, suffix, n))
-                        self.assign(buf.port(f"{side}_{suffix}{n}"),
-                                    inner if inner is not None else self.const(0, width_))
-                    q = self.task_port(t, ports.memory_port(name, "q", n))
-                    if q is not None:  # (a task that only writes the buffer has no q)
-                        self.assign(q, buf.port(f"{side}_q{n}"))
-            self.deps.setdefault(pt, []).append(buf.port("p_may_start"))
-            self.deps.setdefault(ct, []).append(buf.port("c_may_start"))
-            self.commits.append((buf, pt, ct))
+            width = v.type.element_type.width.data
+            # partitioned (the same request on both tasks' parameters): one ping-pong per bank
+            pentry = self.compiled[self.tasks[pt].task_name.data][1].report["interface"][
+                "arrays"].get(pname, {})
+            centry = self.compiled[self.tasks[ct].task_name.data][1].report["interface"][
+                "arrays"].get(cname, {})
+            split = pentry.get("partition"), pentry.get("banks")
+            if split != (centry.get("partition"), centry.get("banks")):
+                raise FpgaError(f"internal: the two tasks of ping-pong buffer "
+                                f"'{ch.channel_name.data}' partition it differently", ch.location)
+            if split[1] is not None:
+                suffixes, words = [f"_{b}" for b in range(split[1])], pentry["words"]
+            else:
+                suffixes = [""]
+            self.pingpong_split[v] = (len(suffixes), words)
+            aw = address_width(words)
+            for suffix in suffixes:
+                self.pingpong_cell(ch, suffix, width, words, aw, (pt, pname), (ct, cname))
+
+    def pingpong_cell(self, ch, suffix: str, width: int, words: int, aw: int, producer,
+                      consumer) -> None:
+        """One ``vichls_pingpong`` of channel ``ch`` (of one of its banks: ``suffix``),
+        wired to the producer's and the consumer's memory ports of that bank."""
+        v = ch.result
+        (pt, pname), (ct, cname) = producer, consumer
+        cell_ports = [("rst", "in", 1)]
+        for side in ("p", "c"):
+            for n in (0, 1):
+                cell_ports += [(f"{side}_address{n}", "in", aw), (f"{side}_ce{n}", "in", 1),
+                               (f"{side}_we{n}", "in", 1), (f"{side}_d{n}", "in", width),
+                               (f"{side}_q{n}", "out", width)]
+        cell_ports += [("p_commit", "in", 1), ("c_release", "in", 1),
+                       ("p_may_start", "out", 1), ("c_may_start", "out", 1)]
+        buf = self.cell(ch.channel_name.data + suffix, "vichls_pingpong",
+                        {"WIDTH": width, "WORDS": words, "AW": aw,
+                         "BANKS": self.banks.get(v, 2)}, cell_ports)
+        self.assign(buf.port("rst"), self.ports[ports.RESET])
+        for side, t, name in (("p", pt, pname + suffix), ("c", ct, cname + suffix)):
+            for n in (0, 1):
+                if self.task_port(t, ports.memory_port(name, "address", n)) is None:
+                    for port, width_ in (("address", aw), ("ce", 1), ("we", 1), ("d", width)):
+                        self.assign(buf.port(f"{side}_{port}{n}"), self.const(0, width_))
+                    continue
+                for port, width_ in (("address", aw), ("ce", 1), ("we", 1), ("d", width)):
+                    inner = self.task_port(t, ports.memory_port(name, port, n))
+                    self.assign(buf.port(f"{side}_{port}{n}"),
+                                inner if inner is not None else self.const(0, width_))
+                q = self.task_port(t, ports.memory_port(name, "q", n))
+                if q is not None:  # (a task that only writes the buffer has no q)
+                    self.assign(q, buf.port(f"{side}_q{n}"))
+        self.deps.setdefault(pt, []).append(buf.port("p_may_start"))
+        self.deps.setdefault(ct, []).append(buf.port("c_may_start"))
+        self.commits.append((buf, pt, ct))
 
     def register(self, name: str, width: int) -> st.CellOp:
         return self.cell(name, "vichls_reg", {"WIDTH": width},
@@ -769,7 +807,7 @@ class TopBuilder:
 
 
 def _report(signature, tasks, channels, compiled, depths, top_component, clock,
-            flushed=frozenset(), banks=None, controls=None) -> dict:
+            flushed=frozenset(), banks=None, controls=None, split=None) -> dict:
     task_entries = []
     latency_of: dict[str, int | None] = {}
     longest_of: dict[str, int | None] = {}  # the tasks' longest latencies
@@ -811,9 +849,12 @@ def _report(signature, tasks, channels, compiled, depths, top_component, clock,
             width = ch.result.type.element_type.width.data
             entry["words"] = words
             entry["banks"] = (banks or {}).get(ch.result, 2)
-            ram = oplib.ram_cost(entry["banks"] * words, width)
+            memories, each = (split or {}).get(ch.result, (1, words))
+            if memories > 1:  # partitioned: a ping-pong per bank of the partition
+                entry["partition_banks"] = memories
+            ram = oplib.ram_cost(entry["banks"] * each, width)
             for key in ("lut", "ff", "bram18"):
-                resources[key] += ram[key]
+                resources[key] += memories * ram[key]
         channel_entries.append(entry)
     # the task controllers: counts and queue pointers, and the queued scalar arguments
     for depth, keep, argw in controls or [(1, 3, 1)] * len(tasks):

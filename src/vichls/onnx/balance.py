@@ -12,9 +12,14 @@ How: every layer starts at its smallest point (one multiply-accumulate per cycle
 up its points (``_Gen.points``: what code generation can build) one at a time, as long as
 the model's multipliers (a point's multiply-accumulates per cycle, times the DSP blocks of
 one product at the layer's precision, vichls.targets.oplib) and the weight tables' block
-RAMs (one bank per parallel product) stay within the budget. A layer's cycles are its
-multiply-accumulates over its parallelism, plus the cycles it spends reading its input
-where it buffers it first (``io="stream"``). In a dataflow design the layer with the most
+RAMs (one bank per parallel product; on streams, also a convolution's ping-pong input
+buffer, two copies in as many banks as products read at once) stay within the budget. A
+layer's cycles are its multiply-accumulates over its parallelism; on streams, a dense
+layer (and a padded convolution) first reads its input (one element per cycle) and then
+computes, while an unpadded convolution's reader task fills one bank of its ping-pong
+buffer as the layer computes from the other, so the layer takes the longer of the two (in
+a dataflow design; code generation gives the reader task only to those slower than the
+rest of the design, the others are below the interval either way). In a dataflow design the layer with the most
 cycles moves, until it cannot (the interval is the bottleneck's); layer by layer, the move
 that saves the most cycles per DSP block added, until none fits (the latency is the sum). The cycle counts are the multiplier bound of each layer, not a schedule: the
 report and the simulation give the figures.
@@ -58,9 +63,37 @@ def _bram(lay: Layer, gen: _Gen, par: int) -> int:
     return par * oplib.ram_cost(words, width)["bram18"]
 
 
-def _cycles(lay: Layer, model: Model, io: str, par: int) -> int:
-    first = int(np.prod(model.tensors[lay.inputs[0]].shape)) if io == "stream" else 0
-    return first + math.ceil(_macs(lay, model) / par)
+def _read(lay: Layer, model: Model) -> int:
+    """Cycles a layer on streams spends taking its input into its buffer: one element per
+    cycle."""
+    return int(np.prod(model.tensors[lay.inputs[0]].shape))
+
+
+def _split(lay: Layer, io: str, dataflow: bool) -> bool:
+    """Does the layer have a reader task of its own (codegen.layer_conv: an unpadded
+    convolution on streams, in a dataflow design)?"""
+    return io == "stream" and dataflow and lay.kind == "conv" and not any(lay.attrs["pads"])
+
+
+def layer_cycles(lay: Layer, model: Model, io: str, par: int, dataflow: bool = True) -> int:
+    compute = math.ceil(_macs(lay, model) / par)
+    if io != "stream":
+        return compute
+    if _split(lay, io, dataflow):
+        # a reader task fills a ping-pong buffer while the layer computes the call before
+        return max(_read(lay, model), compute)
+    return _read(lay, model) + compute  # (the input read first, then the products)
+
+
+def _buffer_bram(lay: Layer, gen: _Gen, model: Model, par: int) -> int:
+    """Block RAMs of a convolution's input buffer on streams: a ping-pong buffer (two
+    copies), in as many banks as the products read at once (``min(par, terms)``)."""
+    if not _split(lay, gen.io, gen.dataflow):
+        return 0
+    t = gen.prec_of(lay)
+    width = 32 if isinstance(t, FloatType) else t.width
+    banks = max(1, min(par, int(np.prod(lay.weight.shape[1:]))))
+    return banks * oplib.ram_cost(2 * math.ceil(_read(lay, model) / banks), width)["bram18"]
 
 
 def balance(model: Model, precision, io: str = "memory", dataflow: bool | None = None,
@@ -81,7 +114,7 @@ def balance(model: Model, precision, io: str = "memory", dataflow: bool | None =
 
     def use(lay: Layer, k: int) -> tuple[float, int]:
         p = points[lay.node][k]
-        return p * _dsp_per_mac(gen, lay), _bram(lay, gen, p)
+        return p * _dsp_per_mac(gen, lay), _bram(lay, gen, p) + _buffer_bram(lay, gen, model, p)
 
     def total(kind: int) -> float:
         return sum(use(lay, at[lay.node])[kind] for lay in layers)
@@ -91,14 +124,15 @@ def balance(model: Model, precision, io: str = "memory", dataflow: bool | None =
         return total(0) - d0 + d1 <= limit["dsp"] and total(1) - b0 + b1 <= limit["bram18"]
 
     def cycles(lay: Layer, k: int) -> int:
-        return _cycles(lay, model, io, points[lay.node][k])
+        return layer_cycles(lay, model, io, points[lay.node][k], gen.dataflow)
 
     if gen.dataflow:  # the interval is the slowest layer's: raise it while it fits
         while True:
             slow = max(layers, key=lambda lay: (cycles(lay, at[lay.node]),
                                                 -model.layers.index(lay)))
             k = at[slow.node] + 1
-            if k == len(points[slow.node]) or not fits(slow, k):
+            if k == len(points[slow.node]) or not fits(slow, k) \
+                    or cycles(slow, k) >= cycles(slow, k - 1):  # (bound by its input)
                 break
             at[slow.node] = k
     else:  # the latency is the sum: the move saving the most cycles per DSP block

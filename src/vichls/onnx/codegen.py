@@ -9,6 +9,14 @@ from each layer's parallelism (multiply-accumulates per cycle; hls4ml's reuse fa
 inverse). The text is meant to be read and edited: ``vichls compile model.onnx --emit
 python`` writes it with the weights beside it (``.npz``).
 
+On streams (C order, one element per cycle) an unpadded convolution in a dataflow design
+that would otherwise be slower than the other layers (``_readers``) is two tasks: a reader
+(``<layer>_read``) puts the stream into a ping-pong buffer (a local
+array of the top, partitioned for the window's reads) while the layer computes the call
+before from the other bank; a pooling whose windows tile its input takes it as it comes
+(``pool_rows``: a line of registers, no buffer); the other layers read their input into a
+buffer of their own first.
+
 Dense layers are output-stationary: ``acc = b[o]; acc += x[i] * W[o, i]`` in an accumulator
 wide enough for every partial sum (the product's bits plus ``ceil(log2(K + 1))``, at most 64),
 then the activation and the conversion to the layer's type. Parallelism ``P`` of a layer with
@@ -152,6 +160,7 @@ class _Gen:
         self.shapes: dict[str, tuple] = {}
         self.param_names: set[str] = set()
         self.layer_info: list[dict] = []
+        self.readers: set[str] = set()  # convolutions with a reader task (_readers)
         self.consumers: dict[str, int] = {}
         for lay in model.layers:
             for t in lay.inputs:
@@ -253,6 +262,7 @@ class _Gen:
             self.param_names.add(v)
             self.shapes[v] = t.shape
             params.append(v)
+        self.readers = self._readers()
         for lay in m.layers:
             self.layer(lay)
         # the top kernel
@@ -503,6 +513,58 @@ class _Gen:
                             f"{ib} integer bits; use narrower precisions")
         return f"fixed({width}, {ib})"
 
+    def _conv_mode(self, lay: Layer, par: int) -> tuple[str, int, int, int]:
+        """A convolution's loop at parallelism ``par`` (-1: its default): the mode (the
+        whole window and ``v`` output channels per cycle, ``u`` input channels' windows,
+        one window row, one product), ``u``, ``v`` and the products per cycle."""
+        co_n, cig, kh_n, kw_n = lay.weight.shape
+        groups = lay.attrs.get("group", 1)
+        depthwise = groups > 1 and cig == 1 and co_n // groups == 1
+        win, terms = kh_n * kw_n, cig * kh_n * kw_n
+        v = u = 1
+        if par == -1 or par >= terms:
+            mode, u = "window", cig
+            if par > terms and self.io == "memory" and not self.dataflow \
+                    and (groups == 1 or depthwise):
+                v = _divisor_at_most(co_n, par // terms)
+        elif par >= win and cig > 1:
+            mode, u = "ci", _divisor_at_most(cig, par // win)
+        elif par >= kw_n:
+            mode = "kh"
+        else:
+            mode = "kw"
+        return mode, u, v, {"window": v * terms, "ci": u * win, "kh": kw_n, "kw": 1}[mode]
+
+    def _readers(self) -> set[str]:
+        """The convolutions that get a reader task (on streams, in a dataflow design): the
+        unpadded ones that would otherwise take longer than the design's interval, reading
+        their input and then computing. Each layer's cycles are estimated as one element
+        per cycle of its input (or output) and its multiply-accumulates over its
+        parallelism; a reader task costs a ping-pong buffer (two copies of the input, in
+        as many banks as the window's reads) and a call's latency, for nothing where the
+        layer is not among the slowest."""
+        if self.io != "stream" or not self.dataflow:
+            return set()
+        cycles, candidates = {}, set()
+        for lay in self.m.layers:
+            moved = max(int(np.prod(self.m.tensors[t].shape)) for t in lay.inputs + [lay.output])
+            compute = 0
+            if lay.kind == "conv":
+                macs = int(np.prod(self.m.tensors[lay.output].shape)) * \
+                    int(np.prod(lay.weight.shape[1:]))
+                compute = math.ceil(macs / self._conv_mode(lay, self.par_of(lay, macs))[3])
+                moved = int(np.prod(self.m.tensors[lay.inputs[0]].shape))
+                if not any(lay.attrs["pads"]):
+                    candidates.add(lay.node)
+            elif lay.kind == "dense":
+                n_out, k_in = lay.weight.shape
+                par = self.par_of(lay, n_out * k_in)
+                compute = math.ceil(n_out * k_in / min(k_in if par == -1 else par, k_in))
+            cycles[lay.node] = (moved, compute)
+        base = max((max(*cycles[n]) if n in candidates else sum(cycles[n]) for n in cycles),
+                   default=0)
+        return {n for n in candidates if sum(cycles[n]) > base}
+
     def layer_conv(self, lay: Layer) -> None:
         x = lay.inputs[0]
         tx = self.elem_type(x)
@@ -526,20 +588,7 @@ class _Gen:
         padded = any(pads)
         # the parallelism: the whole window (and v output channels) per cycle; u input
         # channels' windows per cycle (the ci loop pipelined); one window row; one product
-        par = self.par_of(lay, macs)
-        v = u = 1
-        if par == -1 or par >= terms:
-            mode, u = "window", cig
-            if par > terms and self.io == "memory" and not self.dataflow \
-                    and (groups == 1 or depthwise):
-                v = _divisor_at_most(co_n, par // terms)
-        elif par >= win and cig > 1:
-            mode, u = "ci", _divisor_at_most(cig, par // win)
-        elif par >= kw_n:
-            mode = "kh"
-        else:
-            mode = "kw"
-        eff = {"window": v * terms, "ci": u * win, "kh": kw_n, "kw": 1}[mode]
+        mode, u, v, eff = self._conv_mode(lay, self.par_of(lay, macs))
         # the input channel a product reads
         if groups == 1:
             xch = "ci" if cig > 1 else "0"
@@ -558,7 +607,10 @@ class _Gen:
         # always with streams): the window reads it without conditions
         buffered = self.io == "stream" or padded
         xa = _ident(f"{name}_in", self.taken) if buffered else "x"
-        mac = ar.mac(f"{xa}[{xch}, {row}, {col}]", f"{w}[co, {wci}, kh, kw]")
+        # with dataflow, a stream's buffer is a channel from a reader task (the parameter x),
+        # where the reader writes every element in order (unpadded: see conv_reader)
+        split = lay.node in self.readers
+        mac = ar.mac(f"{'x' if split else xa}[{xch}, {row}, {col}]", f"{w}[co, {wci}, kh, kw]")
         store = "y.put({})" if self.io == "stream" else "y[co, oh, ow] = {}"
         # output channels innermost when several are computed at once (memory io only)
         outer = ([("oh", oh_n), ("ow", ow_n), ("co", co_n)] if v > 1
@@ -572,7 +624,21 @@ class _Gen:
                         for k, (var, n) in enumerate(inner))
         body += f"{ind}{'    ' * len(inner)}{mac}\n" + ar.finish(ind, store)
         head = ""
-        if buffered:
+        if split:
+            # two tasks: a reader puts the stream into a buffer, the layer computes from it;
+            # the buffer is a ping-pong channel between them, so the reader takes the next
+            # call's input while the layer computes (the interval is the slower of the two)
+            self.shapes[xa] = (ci_n, hp, wp)
+            self.rolled(xa)
+            reader = self.conv_reader(name, tx, (ci_n, h_n, w_n))
+            src = (f"@kernel\ndef {name}(x: {self.arr(tx, (ci_n, hp, wp))}, "
+                   f"y: stream[{spell(t)}]):\n" + body + "\n")
+            self.kernels.append(src)
+            self.locals.append(f"{xa}: {self.arr(tx, (ci_n, hp, wp))} = {self.zero(tx)}")
+            self.calls.append(f"{reader}({xin}, {xa})")
+            self.calls.append(f"{name}({xa}, {y})")
+            buffered, extra = False, ""
+        elif buffered:
             self.shapes[xa] = (ci_n, hp, wp)
             at = (f"j0, j1 + {pads[0]}, j2 + {pads[1]}" if padded else "j0, j1, j2")
             value = "x.get()" if self.io == "stream" else "x[j0, j1, j2]"
@@ -582,11 +648,16 @@ class _Gen:
                     f"            for j2 in range({w_n}):\n"
                     f"                {xa}[{at}] = {value}\n")
             self.rolled(xa)
-        xparam = f"stream[{spell(tx)}]" if self.io == "stream" else self.arr(tx, (ci_n, h_n, w_n))
-        yparam = f"stream[{spell(t)}]" if self.io == "stream" else self.arr(t, (co_n, oh_n, ow_n))
-        src = f"@kernel\ndef {name}(x: {xparam}, y: {yparam}):\n" + head + body + "\n"
-        extra = ".pipeline(\"j2\")" if buffered else ""
-        xarr = xa if buffered else xin
+        if not split:
+            xparam = (f"stream[{spell(tx)}]" if self.io == "stream"
+                      else self.arr(tx, (ci_n, h_n, w_n)))
+            yparam = (f"stream[{spell(t)}]" if self.io == "stream"
+                      else self.arr(t, (co_n, oh_n, ow_n)))
+            src = f"@kernel\ndef {name}(x: {xparam}, y: {yparam}):\n" + head + body + "\n"
+            extra = ".pipeline(\"j2\")" if buffered else ""
+            self.kernels.append(src)
+            self.calls.append(f"{name}({xin}, {y})")
+        xarr = xa if buffered or self.io == "stream" else xin
         if self.io == "memory":
             if v > 1:
                 self.want(y, 1, v, "write")
@@ -596,8 +667,6 @@ class _Gen:
                 self.rolled(y)
             if buffered:
                 self.rolled(xin)
-        self.kernels.append(src)
-        self.calls.append(f"{name}({xin}, {y})")
         if mode == "window":   # the window's products at once, v outputs per cycle
             # (every output channel at once: the co loop, innermost, unrolled in ow's)
             directives = (f".unroll(\"co\", {v}).pipeline(\"co\")" if 1 < v < co_n
@@ -620,6 +689,23 @@ class _Gen:
         self.layer_info.append({"node": lay.node, "op": "+".join([lay.op_type] + lay.fused)
                                 if lay.fused else lay.op_type, "kernel": name, "macs": macs,
                                 "parallelism": eff})
+
+    def conv_reader(self, name: str, tx, shape) -> str:
+        """An unpadded convolution's reader task (stream -> its ping-pong buffer, in C
+        order, one element per cycle): its kernel's name. Padded layers keep the buffer
+        in their own task: there the top's initialisation of the buffer (the border)
+        would join the reader's task, a loop over the whole buffer in every call, and a
+        border written by the reader either breaks the in-order writes or, with a guarded
+        get, makes its loop II=2."""
+        reader = _ident(f"{name}_read", self.taken)
+        c_n, h_n, w_n = shape
+        self.kernels.append(
+            f"@kernel\ndef {reader}(x: stream[{spell(tx)}], b: {self.arr(tx, shape)}):\n"
+            f"    for j0 in range({c_n}):\n        for j1 in range({h_n}):\n"
+            f"            for j2 in range({w_n}):\n                b[j0, j1, j2] = x.get()\n\n")
+        loops = ".pipeline(\"j2\")"
+        self.compose.append(f"schedule.compose(vichls.customize({reader}){loops})")
+        return reader
 
     def layer_pool(self, lay: Layer) -> None:
         x = lay.inputs[0]
@@ -671,6 +757,11 @@ class _Gen:
                 f"        y.put({result})\n\n")
             self._finish_layer(lay, name, [xin, y], ".pipeline(\"i\")")
             return
+        if self.io == "stream" and (sh, sw) == (kh_n, kw_n) and h_n == oh_n * kh_n \
+                and w_n == ow_n * kw_n and ow_n <= self.LINE_REGISTERS:
+            self.pool_rows(lay, name, xin, y, tx, t, acc_t if lay.attrs["kind"] == "avg"
+                           else spell(tx), result)
+            return
         store = f"y.put({result})" if self.io == "stream" else f"y[c, oh, ow] = {result}"
         # as many channels per cycle as the layer before writes at once (its output's
         # banks on the channel dimension; memory io): the loops run oh, ow, c, with c
@@ -716,6 +807,47 @@ class _Gen:
         self.compose.append(f"schedule.compose(vichls.customize({name}){directives}{extra})")
         self.layer_info.append({"node": lay.node, "op": lay.op_type, "kernel": name, "macs": 0,
                                 "parallelism": vc})
+
+    #: pooling on streams takes its input as it comes when a row of outputs is at most
+    #: this long (a register each); else it buffers the input first
+    LINE_REGISTERS = 64
+
+    def pool_rows(self, lay: Layer, name: str, xin: str, y: str, tx, t, acc_t: str,
+                  result: str) -> None:
+        """Pooling on a stream in C order whose windows tile the input (stride = kernel,
+        nothing left over): one input per cycle, taken once. A window row is combined in
+        a register as its elements arrive (``r``), then with the rows of that window
+        before it, which wait in a line of registers, one per output column (``lb0`` is
+        the oldest, the current column's: the line shifts by one per window row, so no
+        register is indexed by a variable, which would make the recurrence too long for
+        II=1); an output goes out with its window's last element. Memory: a row of
+        outputs instead of the whole input, and no cycles spent buffering it."""
+        c_n, h_n, w_n = self.m.tensors[lay.inputs[0]].shape
+        _, oh_n, ow_n = self.m.tensors[lay.output].shape
+        kh_n, kw_n = lay.attrs["kernel"]
+        op = ("max({}, {})" if lay.attrs["kind"] == "max" else "{} + {}").format
+        regs = [f"lb{k}" for k in range(ow_n)]
+        lines = [(0, f"v: {spell(tx)} = x.get()"),
+                 (0, f"r = v if kw == 0 else {op('r', 'v')}" if kw_n > 1 else "r = v")]
+        ind = 0
+        if kw_n > 1:  # a window row complete
+            lines.append((0, f"if kw == {kw_n - 1}:"))
+            ind = 1
+        if kh_n > 1:  # combined with the window's rows before, passed along the line
+            lines.append((ind, f"s: {acc_t} = r if kh == 0 else {op('lb0', 'r')}"))
+            lines += [(ind, f"{a} = {b}") for a, b in zip(regs, regs[1:] + ["s"])]
+            lines.append((ind, f"if kh == {kh_n - 1}:"))
+            ind += 1
+        else:
+            lines.append((ind, f"s: {acc_t} = r"))
+        lines.append((ind, f"y.put({'s' + result[1:]})"))  # (result is of m)
+        self.kernels.append(
+            f"@kernel\ndef {name}(x: stream[{spell(tx)}], y: stream[{spell(t)}]):\n"
+            + "".join(f"    {reg}: {acc_t} = {self.zero(tx)}\n" for reg in regs + ["r"])
+            + f"    for g in range({c_n * oh_n}):\n        for kh in range({kh_n}):\n"
+            f"            for ow in range({ow_n}):\n                for kw in range({kw_n}):\n"
+            + "".join(f"{' ' * (20 + 4 * k)}{line}\n" for k, line in lines) + "\n")
+        self._finish_layer(lay, name, [xin, y], ".pipeline(\"kw\")")
 
     def activation(self, v: str, act) -> str:
         if act is None:

@@ -55,7 +55,7 @@ from vichls.dialects import graph
 from vichls.dialects import stream
 from vichls.errors import VichlsError, location_of
 from vichls.signature import top_function
-from vichls.dialects.attributes import KERNEL_ATTR, NAME_ATTR, RET_ATTR, TYPE_ATTR
+from vichls.dialects.attributes import KERNEL_ATTR, NAME_ATTR, RET_ATTR, STREAM_ATTR, TYPE_ATTR
 from vichls.types import ScalarType, type_name
 from vichls.analysis.array_writes import (
     Usage,
@@ -354,6 +354,29 @@ def _build_graph(module: ModuleOp, top: func.FuncOp, segments: list[Segment],
         module.body.block.insert_op_before(f, top)
 
 
+def _stream_direction(v: SSAValue, seg: Segment, top: func.FuncOp) -> str | None:
+    """``"in"`` or ``"out"``: whether the statements of ``seg`` get from local stream ``v``
+    or put to it (directly, or through a kernel they call with it); None for an array."""
+    if not isinstance(v.type, stream.StreamType):
+        return None
+    module = top.parent_op()
+    for top_op in seg.ops:
+        for op in top_op.walk():
+            if isinstance(op, stream.GetOp) and op.stream is v:
+                return "in"
+            if isinstance(op, stream.PutOp) and op.stream is v:
+                return "out"
+            if isinstance(op, func.CallOp) and v in op.arguments:
+                callee = next((f for f in module.ops if isinstance(f, func.FuncOp)
+                               and f.sym_name.data == op.callee.root_reference.data), None)
+                k = list(op.arguments).index(v)
+                if callee is not None and callee.arg_attrs is not None:
+                    attr = callee.arg_attrs.data[k].data.get(STREAM_ATTR)
+                    if attr is not None:
+                        return attr.data
+    return None
+
+
 def _extract(seg: Segment, name: str, body: Block, free: set[Operation],
              shared: dict, top: func.FuncOp, returned: list[SSAValue]
              ) -> tuple[func.FuncOp, list[SSAValue]]:
@@ -389,6 +412,9 @@ def _extract(seg: Segment, name: str, body: Block, free: set[Operation],
             arg.name_hint = _value_name(v, "channel")
             entries = {NAME_ATTR: StringAttr(_value_name(v, "channel")),
                        TYPE_ATTR: StringAttr(_element_name(v))}
+            direction = _stream_direction(v, seg, top)
+            if direction is not None:  # (a stream parameter's port set needs it)
+                entries[STREAM_ATTR] = StringAttr(direction)
             attrs.append(DictionaryAttr(entries))
     for op in local + needed_free:
         block.add_op(op.clone(value_mapper=mapping))
