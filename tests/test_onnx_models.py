@@ -206,6 +206,28 @@ def test_written_file_loads_on_its_own(tmp_path):
                           vo.run(kern, kern.signature, [x])[0])
 
 
+def test_fully_parallel_dense_layers_take_narrow_products_and_sign_tests():
+    """hls4ml's jet-tagging MLP at reuse 1, in small (benchmarks/onnx_mlp.py has the real
+    one): the layers inline into one straight-line block; a fixed(16, 6) activation times a
+    fixed(16, 6) weight is one 16 x 16-bit product (a DSP block, combinational), not a
+    21- to 27-bit multiplier with a pipeline stage whose halves are summed after it; each
+    ReLU reads its sum's sign bit, no compare. 16-8-8-5 at 200 MHz: a cycle for the input
+    ports, then per layer one of products and the adder tree's levels, two a cycle, the
+    ReLU's select beside the last (16 cycles before, 12 now)."""
+    from vichls.driver.fpga import compile_fpga, prepare
+    from vichls.scheduling.list_schedule import mul_operand_width, op_kind
+
+    _, sched = vo.load(om.mlp(sizes=(16, 8, 8, 5)), parallelism="full")
+    top, _ = prepare(sched.module(), 5.0)
+    products = [op for op in top.walk() if op.name == "arith.muli"]
+    assert len(products) == 16 * 8 + 8 * 8 + 8 * 5
+    assert all(op_kind(op) == "mul" and mul_operand_width(op) == 16 for op in products)
+    assert not [op for op in top.walk() if op.name == "arith.cmpi"]
+    design = compile_fpga(sched.module(), clock_period_ns=5.0)
+    assert design.report["latency"]["max"] == 12
+    assert "$signed(" in design.verilog
+
+
 # -- CPU and RTL against the Python call, bit for bit ----------------------------------------
 
 
@@ -231,6 +253,8 @@ def simulated():
         "mlp_memory": (om.mlp(sizes=(8, 6, 3), argmax=True),
                        {"parallelism": {"dense0": 4, "dense1": "full"}}),
         "mlp_full": (om.mlp(sizes=(6, 5, 4)), {"parallelism": "full"}),
+        # three layers chained in one block: narrow signed products, ReLUs on sign bits
+        "mlp_deep_full": (om.mlp(sizes=(8, 6, 5, 3), seed=4), {"parallelism": "full"}),
         "mlp_stream": (om.mlp(sizes=(8, 6, 4), argmax=True), {"io": "stream", "parallelism": 4}),
         "branches": (om.branches(), {"precision": "fixed(20, 8)"}),
         "cnn": (om.cnn(size=6), {}),
@@ -262,7 +286,7 @@ def simulated():
     return run_batch(items)
 
 
-@pytest.mark.parametrize("name", ["mlp_memory", "mlp_full", "mlp_stream", "branches", "cnn",
+@pytest.mark.parametrize("name", ["mlp_memory", "mlp_full", "mlp_deep_full", "mlp_stream", "branches", "cnn",
                                   "mlp_reuse", "separable_low", "separable_wide",
                                   "residual_stream", "cnn_channels", "residual_ci", "cnn_stream_auto",
                                   "separable_auto", "softmax", "softmax_stream",

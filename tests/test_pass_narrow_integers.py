@@ -182,3 +182,55 @@ def test_arithmetic_is_narrowed_where_its_result_fits():
     # ki - 32 is only known to be some 6-bit value; the pass itself kept -32..-1)
     ranges = ValueRanges()
     assert ranges.of(area.result) == (0, 992) and ranges.of(neg.result) == (-32, 31)
+
+
+FIXED = """
+builtin.module {
+  func.func @f(%x: i16, %y: i16) {
+    %b = arith.constant -59 : i16
+    %bw = arith.extsi %b : i16 to i37
+    %ten = arith.constant 10 : i37
+    %bias = arith.shli %bw, %ten : i37
+    %down = arith.shrsi %bw, %ten : i37
+    %w = arith.constant -181 : i16
+    %xw = arith.extsi %x : i16 to i32
+    %ww = arith.extsi %w : i16 to i32
+    %yu = arith.extui %y : i16 to i32
+    %p = arith.muli %xw, %ww : i32
+    %q = arith.muli %yu, %ww : i32
+    "test.keep"(%bias, %down, %p, %q) : (i37, i37, i32, i32) -> ()
+    func.return
+  }
+}
+"""
+
+
+def test_shifts_of_negative_values_are_ranged():
+    """A negative constant shifted left (a fixed-point bias aligned to its accumulator) or
+    right arithmetically keeps an exact range, so the sums it enters can be narrowed."""
+    values = named(parse(FIXED))
+    ranges = ValueRanges()
+    assert ranges.of(values["bias"]) == (-59 * 1024, -59 * 1024)
+    assert ranges.of(values["down"]) == (-1, -1)  # floor(-59 / 1024)
+
+
+def test_narrowed_products_keep_their_operands_extended():
+    """A product narrowed below the width its operands were extended to (a fixed-point
+    product of two 16-bit values in 32 bits, whose result needs fewer) takes them extended
+    from their sources, not truncated from the extension: the scheduler and the builder
+    then see a 16 x 16-bit product, one DSP block (list_schedule.mul_operand_width)."""
+    module = parse(FIXED)
+    narrow_arithmetic(module)
+    module.verify()
+    products = [op for op in module.walk() if isinstance(op, arith.MuliOp)]
+    assert len(products) == 2
+    for product in products:
+        assert product.result.type.width.data < 32
+        assert not any(isinstance(v.owner, arith.TruncIOp) for v in product.operands)
+    signed, unsigned = products
+    assert [type(v.owner) for v in signed.operands] == [arith.ExtSIOp, arith.ExtSIOp]
+    assert [str(v.owner.input.type) for v in signed.operands] == ["i16", "i16"]
+    assert [type(v.owner) for v in unsigned.operands] == [arith.ExtUIOp, arith.ExtSIOp]
+    from vichls.scheduling.list_schedule import mul_operand_width
+
+    assert mul_operand_width(signed) == 16 and mul_operand_width(unsigned) == 17

@@ -8,8 +8,8 @@ whole range of ``v``'s type. It follows
 - ``trunci`` and ``index_cast``: the source's range when it fits the new type;
 - ``addi`` / ``subi`` / ``muli`` of two ranges, when the exact result cannot wrap in the
   type (otherwise: the whole type);
-- shifts of a non-negative range by a range of amounts below the width (a left shift only
-  when it cannot reach the sign bit);
+- shifts by a range of amounts below the width: left and arithmetic right shifts of any
+  range (a left shift only when it cannot wrap), logical right shifts of non-negative ones;
 - ``select``: the union of its two ranges;
 - ``andi`` with an operand that is never negative: 0 up to that operand's top;
 - ``divui`` / ``remui`` of a non-negative range by a positive one;
@@ -140,11 +140,16 @@ class ValueRanges:
             return (0, min(a[1], d[1] - 1))
         if isinstance(op, (arith.ShLIOp, arith.ShRSIOp, arith.ShRUIOp)):
             a, s = self.of(op.lhs), self.of(op.rhs)
-            if not (a and s) or a[0] < 0 or s[0] < 0 or s[1] >= width:
-                return None  # negative operands, or amounts whose shift is not a plain one
-            if isinstance(op, arith.ShLIOp):
-                return (a[0] << s[0], a[1] << s[1])  # (checked against the type above)
-            return (a[0] >> s[1], a[1] >> s[0])
+            if not (a and s) or s[0] < 0 or s[1] >= width:
+                return None  # amounts whose shift is not a plain one
+            if isinstance(op, arith.ShRUIOp) and a[0] < 0:
+                return None  # the unsigned view of a negative value is another range
+            # a left shift multiplies by 2**s (checked against the type above), an
+            # arithmetic right shift floors the quotient (Python's >> on negative values
+            # too): both are monotone in the value and in the amount, so the corners bound
+            ends = [x << k if isinstance(op, arith.ShLIOp) else x >> k
+                    for x in a for k in s]
+            return (min(ends), max(ends))
         return None
 
     def _induction_variable(self, value: BlockArgument) -> tuple[int, int] | None:
@@ -160,9 +165,22 @@ class ValueRanges:
 
 def truncated_before(value: SSAValue, type_: IntegerType, user: Operation) -> SSAValue:
     """``value`` truncated to ``type_`` by an op inserted before ``user`` (with its
-    location), or the source of a sign extension from exactly that type."""
-    if isinstance(value.owner, arith.ExtSIOp) and value.owner.input.type == type_:
-        return value.owner.input
+    location); the source of an extension from exactly that type; or, for an
+    extension from a narrower type, the same extension to ``type_`` (the low bits of an
+    extension are the extension to fewer bits: the multipliers, adders and compares the
+    narrowing passes build still see operands extended from their narrow sources, which
+    list_schedule.mul_operand_width reads)."""
+    owner = value.owner
+    if isinstance(owner, (arith.ExtSIOp, arith.ExtUIOp)) \
+            and owner.input.type.width.data <= type_.width.data:
+        if owner.input.type == type_:
+            return owner.input
+        else:
+            ext = type(owner)(owner.input, type_)
+            ext.location = user.location
+            ext.result.name_hint = value.name_hint
+            user.parent_block().insert_op_before(ext, user)
+            return ext.result
     trunc = arith.TruncIOp(value, type_)
     trunc.location = user.location
     trunc.result.name_hint = value.name_hint

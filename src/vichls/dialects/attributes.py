@@ -104,6 +104,10 @@ PREDICATED_ATTR = declare("predicated", UnitAttr, {OP},
 PIPELINED_DIVIDER_ATTR = declare("pipelined_divider", UnitAttr, {OP},
                                  "a division on a divider that takes operands every cycle")
 UNIT_ATTR = declare("unit", IntegerAttr, {OP}, "the shared multiplier an op is bound to")
+SIGNED_PRODUCT_ATTR = declare("signed_product", UnitAttr, {OP},
+                              "a structural comb.mul of sign-extended operands: the Verilog "
+                              "multiplies them as $signed, which synthesis trims to their "
+                              "sources' widths (one DSP block)")
 SHARERS_ATTR = declare("sharers", IntegerAttr, {OP}, "how many ops share that multiplier")
 CYCLE_ATTR = declare("cycle", IntegerAttr, {OP, LOOP}, "the cycle an op starts in")
 READY_ATTR = declare("ready", IntegerAttr, {OP, LOOP}, "the cycle an op's result is ready in")

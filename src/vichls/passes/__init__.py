@@ -55,6 +55,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "scalar-replacement": (fpga + "scalar_replacement", "ScalarReplacementPass"),
         "schedule": (sched + "schedule_function", "SchedulePass"),
         "shift-add-products": (fpga + "shift_add_products", "ShiftAddProductsPass"),
+        "sign-tests": (fpga + "sign_tests", "SignTestsPass"),
         "step-divided-ivs": (fpga + "step_divided_ivs", "StepDividedIvsPass"),
         "unroll-in-pipelines": (loop + "loop_pipeline", "UnrollInPipelinesPass"),
         # the loop directives, on loops named by their induction variables (or labels)

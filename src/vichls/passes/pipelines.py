@@ -45,7 +45,8 @@ and vichls.driver.fpga runs it in memory. Passes transform IR; the ordering rule
     reassociate, which balances the adders it makes with their neighbours.
 11. narrow: last before the final numbering, when the guards rotation and prefetching
     built are there and the arithmetic the passes above look for is behind them;
-    value-numbering, remove-dead-ops.
+    sign-tests after it (a compare with zero at the width narrowing leaves reads the sign
+    bit); value-numbering, remove-dead-ops.
 12. predicate-ifs: last, it reads the final ops of each branch; bind-multipliers, on the
     groups the scheduler and the builder will make.
 
@@ -122,6 +123,7 @@ from vichls.transforms.fpga.rotate_loads import RotateLoadsPass
 from vichls.transforms.fpga.scalar_replacement import ScalarReplacementPass
 from vichls.scheduling.schedule_function import SchedulePass
 from vichls.transforms.fpga.shift_add_products import ShiftAddProductsPass
+from vichls.transforms.fpga.sign_tests import SignTestsPass
 from vichls.transforms.fpga.step_divided_ivs import StepDividedIvsPass
 from vichls.transforms.fpga.value_numbering import ValueNumberingPass
 
@@ -139,7 +141,7 @@ def fpga_prepare(device: str) -> list[ModulePass]:
         ForwardWhileExitLoadsPass(), RotateLoadsPass(), StepDividedIvsPass(),
         DivByConstantPass(device=device),
         ShiftAddProductsPass(device=device), NarrowWrappedSumsPass(),
-        ReassociatePass(device=device), NarrowPass(),
+        ReassociatePass(device=device), NarrowPass(), SignTestsPass(),
         ValueNumberingPass(), RemoveDeadOpsPass(), PredicateIfsPass(device=device),
         BindMultipliersPass(device=device),
     ]

@@ -248,9 +248,9 @@ def mul_operand_width(op: Operation) -> int:
       instead of three;
     - sign-extended, or one of each (a fixed-point product: ``fixed(18, 4) * fixed(16, 2)``
       is computed on 34 bits): where such a product is combinational (xc7 up to 18 bits),
-      the full-width ``*`` of the Verilog, which synthesis trims to the operands' bits, one
-      block. (An unsigned operand beside a signed one counts one bit more; the vendor form
-      multiplies unsigned operands only.)"""
+      the full-width ``$signed`` ``*`` of the Verilog (build_structural.signed_narrow_product),
+      which synthesis trims to the operands' bits, one block. (An unsigned operand beside a
+      signed one counts one bit more; the vendor form multiplies unsigned operands only.)"""
     width = op_width(op)
     owners = [v.owner for v in op.operands]
     if width > 36 or not all(isinstance(o, (arith.ExtUIOp, arith.ExtSIOp)) for o in owners):

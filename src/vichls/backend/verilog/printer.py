@@ -30,7 +30,7 @@ import vichls
 from vichls.errors import FpgaError
 from vichls.limits import deep
 from vichls.dialects import structural as st
-from vichls.dialects.attributes import ROM_ATTR
+from vichls.dialects.attributes import ROM_ATTR, SIGNED_PRODUCT_ATTR
 
 VERILOG_KEYWORDS = _KEYWORDS = set("""always and assign automatic begin buf bufif0 bufif1 case casex casez cell cmos
 config deassign default defparam design disable edge else end endcase endconfig endfunction
@@ -121,6 +121,10 @@ class VerilogPrinter:
         return f"{{~{name}[{width - 1}], {name}[{width - 2}:0]}}"
 
     def expression(self, op) -> str:
+        if isinstance(op, comb.MulOp) and SIGNED_PRODUCT_ATTR in op.attributes:
+            # the same low bits as the unsigned product; read signed, synthesis trims the
+            # operands' sign extensions to the multiplier block's widths
+            return " * ".join(f"$signed({self.ref(v)})" for v in op.operands)
         if type(op) in _BINARY:
             return f" {_BINARY[type(op)]} ".join(self.ref(v) for v in op.operands)
         if isinstance(op, comb.ShrSOp):

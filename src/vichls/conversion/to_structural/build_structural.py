@@ -50,6 +50,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     StringAttr,
+    UnitAttr,
     i32,
 )
 from xdsl.context import Context
@@ -65,7 +66,9 @@ from vichls.scheduling.list_schedule import (
     float_unit_cell,
     is_predicated,
     is_scalar_memref,
+    mul_operand_width,
     op_kind,
+    op_width,
     pipelined_unit,
     power_of_two_divisor,
     predicate_of,
@@ -82,6 +85,7 @@ from vichls.dialects.attributes import (
     READY_ATTR,
     ROM_ATTR,
     SHARERS_ATTR,
+    SIGNED_PRODUCT_ATTR,
     UNIT_ATTR,
 )
 from vichls.analysis.loop_utils import pipeline_ii
@@ -176,6 +180,16 @@ class Register:
 
 def hint_of(value: SSAValue, default: str) -> str:
     return value.name_hint or default
+
+
+def signed_narrow_product(op: arith.MuliOp) -> bool:
+    """Is ``op`` a combinational product that the operator library costs at its
+    operands' narrow widths, one of them sign-extended (list_schedule.mul_operand_width)?
+    Its low bits are the same read signed or unsigned, but only a signed ``*`` lets
+    synthesis see the extension (and a negative constant as a short one) and use one DSP
+    block."""
+    return (op_kind(op) == "mul" and mul_operand_width(op) < op_width(op)
+            and any(isinstance(v.owner, arith.ExtSIOp) for v in op.operands))
 
 
 def signed_constant(value: SSAValue) -> int | None:
@@ -677,6 +691,11 @@ class StructuralBuilder:
 
     def define(self, result: SSAValue, wire: SSAValue, group: str, ready: int, block: Block,
                hint: str):
+        if signed_constant(wire) is not None:
+            # the op folded to a constant (an extension or shift of one, as a fixed-point
+            # constant arrives): every cycle reads it, no register keeps it
+            self.values[result] = ValueInfo(wire=wire, group=group, ready=ready, always=wire)
+            return
         info = ValueInfo(wire=wire, group=group, ready=ready)
         self.values[result] = info
         if result in self.needs:
@@ -1023,7 +1042,10 @@ class StructuralBuilder:
         if isinstance(op, arith.SubiOp):
             return comb.SubOp(arg(0), arg(1))
         if isinstance(op, arith.MuliOp):
-            return comb.MulOp([arg(0), arg(1)])
+            product = comb.MulOp([arg(0), arg(1)])
+            if signed_narrow_product(op):
+                product.attributes[SIGNED_PRODUCT_ATTR] = UnitAttr()
+            return product
         if isinstance(op, arith.AndIOp):
             return comb.AndOp([arg(0), arg(1)])
         if isinstance(op, arith.OrIOp):
