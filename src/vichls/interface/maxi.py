@@ -112,8 +112,11 @@ def read_depth(words: int, max_burst: int, latency: int = 0) -> int:
 
 
 def maxi_adapter(top: str, name: str, words: int, width: int, max_burst: int,
-                 reads: bool, writes: bool, latency: int = 0) -> str:
-    """The Verilog of ``<top>_<name>_m_axi`` (see the module doc)."""
+                 reads: bool, writes: bool, latency: int = 0, wclose: bool = False) -> str:
+    """The Verilog of ``<top>_<name>_m_axi`` (see the module doc). ``wclose`` (an adapter
+    that writes, beside other writers in its bundle: interface/interconnect.py) adds the
+    input ``wclose``, which closes the burst being gathered as the end of a call does."""
+    wclose = wclose and writes
     aw = max(1, (words - 1).bit_length())
     nb = width // 8
     size = nb.bit_length() - 1
@@ -131,7 +134,7 @@ def maxi_adapter(top: str, name: str, words: int, width: int, max_burst: int,
     # word counters: the array's words, and a burst beyond them (the overlap checks)
     ax = max(aw, db + 1, kb + 1, (words + b).bit_length())
     ports = ["input wire clk", "input wire rst", "input wire [63:0] base", "input wire drain",
-             "output wire hold", "output wire idle",
+             "output wire hold", "output wire idle", *(["input wire wclose"] if wclose else []),
              f"input wire [{aw - 1}:0] address0", "input wire ce0"]
     if writes:
         ports += ["input wire we0", f"input wire [{width - 1}:0] d0"]
@@ -192,7 +195,7 @@ module {top}_{name}_m_axi (
 """.format(size=size)
     parts = [head, fixed]
     if writes:
-        parts.append(_write_side(ax, width, nb, size, fb, qb, reads, b))
+        parts.append(_write_side(ax, width, nb, size, fb, qb, reads, b, wclose))
     else:
         parts.append("""    // nothing is written
     assign AWVALID = 1'b0; assign AWADDR = 64'd0; assign AWLEN = 8'd0;
@@ -223,7 +226,7 @@ module {top}_{name}_m_axi (
 
 
 def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads: bool,
-                b: int) -> str:
+                b: int, wclose: bool = False) -> str:
     force = "rmiss & ~served & ~requested & ovl_miss" if reads else "1'b0"
     # (the words written are tracked only for the reads to see them)
     span = """            if (wr) begin
@@ -252,7 +255,7 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
     wire dfull = dtail - dack == {qb + 1}'d{WRITE_BURSTS};
     wire gopen = gleft != 9'd0;
     // the newest burst takes no more words: a read needs the memory, or the call ends
-    wire close = {force} | drain;
+    wire close = {force} | drain{" | wclose" if wclose else ""};
     wire cont = gopen & (a == gnext);
     wire seq = wseq & (a == gnext);
     wire [8:0] room_a = room(a);

@@ -45,7 +45,8 @@ from vichls.backend.verilog.printer import template_text
 from vichls.errors import FpgaError
 from vichls.interface.bram import bram_adapter
 from vichls.interface.axilite import RegisterMap, axilite_ports, register_file, register_maps
-from vichls.interface.maxi import m_axi_ports, maxi_adapter
+from vichls.interface.interconnect import BROADCAST, bundle_mux, bundle_ports, clocked
+from vichls.interface.maxi import M_AXI_SIGNALS, m_axi_ports, maxi_adapter
 from vichls.interface.spec import RETURN, Interface, has_axi
 
 @dataclass
@@ -95,14 +96,7 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
                         "without ap_done nothing says when it is valid; use ap_ctrl_hs, "
                         "ap_ctrl_chain or s_axilite")
     maps = register_maps(signature, interfaces)
-    bundles: dict[str, str] = {}
-    for i in interfaces.values():
-        if i.mode == "m_axi":
-            other = bundles.setdefault(i.option("bundle"), i.name)
-            if other != i.name:
-                raise FpgaError(f"s.interface('{i.name}', 'm_axi', bundle='{i.option('bundle')}'):"
-                                f" '{other}' is in that bundle too; this version of vichls gives "
-                                "each m_axi array a bundle of its own")
+    bundles = _maxi_bundles(signature, interfaces, core)
     top_ports: list[tuple[str, str, int]] = [(P.CLOCK, "in", 1)]
     top_ports.append(("ap_rst_n", "in", 1) if axi else (P.RESET, "in", 1))
     body: list[str] = []
@@ -177,7 +171,8 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
             entry["bundle"] = i.option("bundle")
             entry["ports"] = []
         elif i.mode == "m_axi":
-            lines, made = _maxi(top, p, i, {n: core[n] for n in mine})
+            shared = bundles[i.option("bundle")]
+            lines, made = _maxi(top, p, i, {n: core[n] for n in mine}, shared)
             body += lines
             passthrough += made
             for n in mine:
@@ -256,12 +251,24 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
         if P.RETURN in core:
             conns[P.RETURN] = f"raw_{P.RETURN}"
         conns[P.HOLD] = " | ".join(f"{n}_hold" for n in maxi)
+        rw = {n: (r, w) for arrays in bundles.values() for n, r, w in arrays}
+        shared = {b: arrays for b, arrays in bundles.items() if len(arrays) > 1}
+        # the adapters told to close a burst the W channel waits for (two writers or more)
+        closing = {n for arrays in shared.values() if sum(w for _, _, w in arrays) > 1
+                   for n, _, w in arrays if w}
+        if closing:
+            body.append(f"    wire maxi_hold = {conns[P.HOLD]};")
+            conns[P.HOLD] = "maxi_hold"
+        for bundle, arrays in shared.items():
+            body += _bundle_mux(top, bundle, arrays, signature.param(arrays[0][0]).scalar.width)
         adapters = [maxi_adapter(top, n, signature.param(n).type.size,
                                  signature.param(n).scalar.width,
                                  interfaces[n].option("max_burst"),
-                                 any(c.startswith(f"{n}_q") for c in core),
-                                 any(c.startswith(f"{n}_we") for c in core),
-                                 interfaces[n].option("latency")) for n in maxi]
+                                 *rw[n], interfaces[n].option("latency"),
+                                 wclose=n in closing)
+                    for n in maxi]
+        adapters += [bundle_mux(top, bundle, arrays, signature.param(arrays[0][0]).scalar.width)
+                     for bundle, arrays in shared.items()]
     else:
         adapters = []
     core_conns = [f".{name}({conns.get(name, '')})" for name in core]
@@ -295,10 +302,37 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
     return Wrapped("\n".join(files), top_ports, table, maps)
 
 
-def _maxi(top: str, p, i: Interface, core: dict) -> tuple[list[str], list]:
+def _maxi_bundles(signature, interfaces: dict[str, Interface],
+                  core: dict) -> dict[str, list[tuple[str, bool, bool]]]:
+    """The m_axi bundles: {bundle: [(array, reads, writes), ...]} in the order of the
+    parameters; the arrays of a bundle share its port (one bus width)."""
+    bundles: dict[str, list[tuple[str, bool, bool]]] = {}
+    for p in signature.params:
+        i = interfaces[p.name]
+        if i.mode != "m_axi":
+            continue
+        arrays = bundles.setdefault(i.option("bundle"), [])
+        if arrays:
+            first = signature.param(arrays[0][0]).scalar.width
+            if p.scalar.width != first:
+                raise FpgaError(f"s.interface('{p.name}', 'm_axi', bundle='{i.option('bundle')}'):"
+                                f" '{arrays[0][0]}' in that bundle has {first}-bit elements, "
+                                f"'{p.name}' {p.scalar.width}-bit ones; this version of vichls "
+                                "needs the arrays of a bundle as wide (a bus as wide as an "
+                                "element): put them in bundles of their own")
+        arrays.append((p.name, P.memory_port(p.name, "q", 0) in core,
+                       P.memory_port(p.name, "we", 0) in core))
+    return bundles
+
+
+def _maxi(top: str, p, i: Interface, core: dict,
+          shared: list[tuple[str, bool, bool]]) -> tuple[list[str], list]:
     """The adapter instance of array ``p`` behind m_axi (interface/maxi.py), its wires, and
-    the top's ports it brings (the bundle's AXI4 master; a ``direct`` base address).
-    ``core``: the core's ports of ``p`` (name: (direction, width))."""
+    the top's ports it brings (the bundle's AXI4 master, with the bundle's first array; a
+    ``direct`` base address). ``core``: the core's ports of ``p`` (name: (direction,
+    width)); ``shared``: the arrays of its bundle (with others, the adapter's AXI4 signals
+    go to the bundle's interconnect, interface/interconnect.py, but for the read data and
+    the write response's payload, which it takes from the port)."""
     n, w = p.name, p.scalar.width
     if f"{n}_address0" not in core:
         raise FpgaError(f"s.interface('{n}', 'm_axi'): a partitioned array cannot be served "
@@ -310,7 +344,7 @@ def _maxi(top: str, p, i: Interface, core: dict) -> tuple[list[str], list]:
         raise FpgaError(f"s.interface('{n}', 'm_axi'): this version of vichls builds m_axi "
                         f"for 32- and 64-bit elements on a bus as wide ({w} bits here)")
     bundle = i.option("bundle")
-    made = list(m_axi_ports(bundle, w))
+    made = list(bundle_ports(bundle, w, shared)) if shared[0][0] == n else []
     offset = i.option("offset")
     if offset == "slave":
         base = f"control_{n}"
@@ -327,10 +361,47 @@ def _maxi(top: str, p, i: Interface, core: dict) -> tuple[list[str], list]:
     lines.append(f"    wire {n}_hold, {n}_idle;")
     c = [".clk(ap_clk)", ".rst(ap_rst)", f".base({base})", ".drain(maxi_drain)",
          f".hold({n}_hold)", f".idle({n}_idle)"]
+    if n in _closing(shared):
+        lines.append(f"    wire {n}_wclose;")
+        c.append(f".wclose({n}_wclose)")
     c += [f".{signal}(core_{n}_{signal})" for signal in mine]
-    c += [f".{name[len(f'm_axi_{bundle}_'):]}({name})" for name, _, _ in m_axi_ports(bundle, w)]
+    prefix = f"m_axi_{bundle}_"
+    for name, _, wd in m_axi_ports(bundle, w):
+        signal = name[len(prefix):]
+        if len(shared) > 1 and signal not in BROADCAST:
+            lines.append(f"    wire {f'[{wd - 1}:0] ' if wd > 1 else ''}{n}_axi_{signal};")
+            c.append(f".{signal}({n}_axi_{signal})")
+        else:
+            c.append(f".{signal}({name})")
     lines.append(f"    {top}_{n}_m_axi {n}_m_axi (\n        " + ",\n        ".join(c) + "\n    );")
     return lines, made
+
+
+def _closing(arrays: list[tuple[str, bool, bool]]) -> set[str]:
+    """The adapters of a bundle the interconnect may ask to close a burst (``wclose``):
+    those that write, when two or more do."""
+    writers = {n for n, _, w in arrays if w}
+    return writers if len(writers) > 1 else set()
+
+
+def _bundle_mux(top: str, bundle: str, arrays: list[tuple[str, bool, bool]],
+                width: int) -> list[str]:
+    """The instance of the interconnect of a bundle of several arrays
+    (interface/interconnect.py) between their adapters and the bundle's port."""
+    prefix = f"m_axi_{bundle}_"
+    c = [".clk(ap_clk)", ".rst(ap_rst)"] if clocked(arrays) else []
+    if _closing(arrays):
+        c.append(".hold(maxi_hold)")
+    c += [f".{name[len(prefix):]}({name})" for name, _, _ in bundle_ports(bundle, width, arrays)
+          if name[len(prefix):] not in BROADCAST]
+    for n, _, _ in arrays:
+        c += [f".{n}_{s}({n}_axi_{s})" for s, _ in M_AXI_SIGNALS if s not in BROADCAST]
+        if n in _closing(arrays):
+            c.append(f".{n}_wclose({n}_wclose)")
+    names = ", ".join(f"'{n}'" for n, _, _ in arrays)
+    return [f"    // the m_axi bundle '{bundle}': {names} on one port",
+            f"    {top}_{bundle}_m_axi_mux {bundle}_m_axi_mux (\n        "
+            + ",\n        ".join(c) + "\n    );"]
 
 
 def _drain(arrays: list[str], ret_width) -> list[str]:
