@@ -118,7 +118,9 @@ def test_axis_streams_frame_by_frame(kernels, tmp_path, pause):
 
 @pytest.mark.parametrize("requests, message", [
     ([("x", "m_axi", {})], "m_axi for 32- and 64-bit elements"),  # x: int8
-    ([("y", "m_axi", {}), ("x", "m_axi", {})], "'x' is in that bundle too"),
+    # (several arrays a bundle are built: interface/interconnect.py; x's width is still the
+    # error, not the bundle)
+    ([("y", "m_axi", {}), ("x", "m_axi", {})], "'x', 'm_axi'.*m_axi for 32- and 64-bit"),
 ])
 def test_adapters_not_built_yet_are_refused_at_build(kernels, requests, message):
     s = vichls.customize(kernels["scaled_sum"])

@@ -109,13 +109,30 @@ def designs(tmp_path_factory):
     s.interface("a", "ap_vld")
     s.interface("return", "ap_ctrl_chain")
     add("chain_vld", s)
+    # two arrays on one m_axi port (bundle gmem) and their base addresses in s_axilite
+    source = tmp_path_factory.mktemp("bundle") / "bundle.py"
+    source.write_text(BUNDLE)
+    s = vichls.customize(load_file(source)["vadd"])
+    for a in ("a", "b", "n", "return"):
+        s.interface(a, "m_axi" if a in ("a", "b") else "s_axilite")
+    add("maxi_bundle", s)
     out["hand_made"] = ("vadd", "// no Verilog for the hand-made port list\n",
                         _hand_made_report())
     return out
 
 
-LABELS = ["gcd_axilite", "arrays_axilite", "plain", "chain_vld", "bram", "hand_made"]
-BUILT = LABELS[:5]
+LABELS = ["gcd_axilite", "arrays_axilite", "plain", "chain_vld", "bram", "maxi_bundle",
+          "hand_made"]
+BUILT = LABELS[:6]
+BUNDLE = """
+from vichls import int32, kernel
+
+
+@kernel
+def vadd(a: int32[64], b: int32[64], n: int32):
+    for i in range(64):
+        b[i] = a[i] + n
+"""
 
 
 def _expected(name: str) -> tuple[str, str, str] | None:

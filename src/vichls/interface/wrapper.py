@@ -178,7 +178,10 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
             for n in mine:
                 conns[n] = f"core_{n}"
             entry["bundle"] = i.option("bundle")
-            entry["ports"] = [n for n, _, _ in made]
+            # (the bundle's port set, shared: it comes with the bundle's first array)
+            entry["ports"] = [n for n, _, _ in bundle_ports(i.option("bundle"), p.scalar.width,
+                                                             shared)] + \
+                ([p.name] if i.option("offset") == "direct" else [])
             maxi.append(p.name)
         elif i.mode == "bram":
             made, lines, wired = bram_adapter(p.name, p.scalar.width, {n: core[n] for n in mine})
@@ -314,7 +317,7 @@ def _maxi_bundles(signature, interfaces: dict[str, Interface],
         arrays = bundles.setdefault(i.option("bundle"), [])
         if arrays:
             first = signature.param(arrays[0][0]).scalar.width
-            if p.scalar.width != first:
+            if p.scalar.width != first and {first, p.scalar.width} <= {32, 64}:
                 raise FpgaError(f"s.interface('{p.name}', 'm_axi', bundle='{i.option('bundle')}'):"
                                 f" '{arrays[0][0]}' in that bundle has {first}-bit elements, "
                                 f"'{p.name}' {p.scalar.width}-bit ones; this version of vichls "
