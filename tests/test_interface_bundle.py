@@ -233,3 +233,44 @@ def test_base_addresses_in_a_bundle_without_the_block_control_lint_clean(kernels
     d = s.build("fpga")
     assert "s_axi_control_AWADDR" in _ports(d) and "ap_start" in _ports(d)
     assert lint_verilog(d.deliverable, "copy") == []
+
+
+def test_packages_have_one_axi4_master_per_bundle(kernels, tmp_path):
+    """IP-XACT (read back with ipyxact): one aximm master bus interface for gmem, with its
+    address space, and both base addresses in the control bundle's memory map; the
+    Platform Designer component: one axi4 master; the header: a base address each."""
+    import xml.etree.ElementTree as ET
+
+    from ipyxact import ipyxact
+
+    from vichls.interface.drivers import hw_header
+    from vichls.interface.package import package_files
+
+    d = _gmem(kernels["copy"], ["a", "b"]).build("fpga")
+    files = package_files("copy", d.deliverable, d.report, {"vivado", "quartus"})
+    path = tmp_path / "component.xml"
+    path.write_text(files["ip/component.xml"])
+    component = ipyxact.Component()
+    component.load(str(path))
+    buses = [b.name for b in component.busInterfaces.busInterface]
+    assert [b for b in buses if b.startswith("m_axi_")] == ["m_axi_gmem"]
+    spirit = {"spirit": "http://www.spiritconsortium.org/XMLSchema/SPIRIT/1685-2009"}
+    root = ET.fromstring(files["ip/component.xml"])
+    (gmem,) = [b for b in root.findall("spirit:busInterfaces/spirit:busInterface", spirit)
+               if b.find("spirit:name", spirit).text == "m_axi_gmem"]
+    assert gmem.find("spirit:master", spirit) is not None
+    assert len(gmem.findall("spirit:portMaps/spirit:portMap", spirit)) == 45
+    spaces = [s.find("spirit:name", spirit).text
+              for s in root.findall("spirit:addressSpaces/spirit:addressSpace", spirit)]
+    assert spaces == ["Data_m_axi_gmem"]
+    (memory_map,) = component.memoryMaps.memoryMap
+    registers = {r.name: r.addressOffset for r in memory_map.addressBlock[0].register}
+    assert {k: registers[k] for k in ("a_1", "a_2", "b_1", "b_2")} == {
+        "a_1": 0x10, "a_2": 0x14, "b_1": 0x1C, "b_2": 0x20}
+    tcl = files["copy_hw.tcl"]
+    assert [line for line in tcl.splitlines() if line.startswith("add_interface ")
+            and " axi4 " in line] == [
+        "add_interface m_axi_gmem axi4 start"]
+    header = hw_header("copy", d.register_maps)
+    assert "#define XCOPY_CONTROL_ADDR_A_DATA 0x10" in header
+    assert "#define XCOPY_CONTROL_ADDR_B_DATA 0x1c" in header
