@@ -10,7 +10,9 @@ the core's (the adapters add no cycle to a call: the register file raises ap_sta
 cycle after the write that sets it, and latches ap_return in the done cycle).
 
 m_axi streaming: ``copy(a, b)`` of N = 4096 int32 words pipelined at II=1, a and b each
-behind its own m_axi bundle and AxiRam, the call made through the s_axilite driver; bursts
+behind its own m_axi bundle and AxiRam (and both in one bundle, ``gmem``, one AxiRam: the
+bundle's interconnect, interface/interconnect.py, also synthesized alone for a few shapes
+of bundle), the call made through the s_axilite driver; bursts
 of 16 and 256 beats, the memory's latency 1 and 20 cycles (tests/fixtures/axi/maxi_bench.py:
 the first R beat of a burst no earlier than that after its AR handshake, a B response no
 earlier than that after the burst's last W beat, pipelined). Printed: the call's cycles,
@@ -37,6 +39,7 @@ import numpy as np  # noqa: E402
 
 import vichls  # noqa: E402
 from vichls.interface.drivers import camel, python_driver  # noqa: E402
+from vichls.interface.interconnect import bundle_mux  # noqa: E402
 from vichls.interface.maxi import maxi_adapter  # noqa: E402
 from vichls.flows.synth import synth_xilinx_resources  # noqa: E402
 from vichls.frontend.kernel import load_file  # noqa: E402
@@ -89,10 +92,12 @@ def measure(kernels) -> list[dict]:
     return rows
 
 
-def maxi_design(kernel, burst: int):
+def maxi_design(kernel, burst: int, shared: bool = False):
+    """copy() with a and b behind m_axi: bundles gmem0 and gmem1, or both in gmem
+    (``shared``: one port, interface/interconnect.py)."""
     s = vichls.customize(kernel)
-    s.interface("a", "m_axi", bundle="gmem0", max_burst=burst)
-    s.interface("b", "m_axi", bundle="gmem1", max_burst=burst)
+    s.interface("a", "m_axi", bundle="gmem" if shared else "gmem0", max_burst=burst)
+    s.interface("b", "m_axi", bundle="gmem" if shared else "gmem1", max_burst=burst)
     s.interface("return", "s_axilite")
     s.pipeline("i")
     return s.build("fpga")
@@ -105,7 +110,31 @@ def measure_lut_maxi(kernel) -> dict:
     out = {"core": synth_xilinx_resources(core.deliverable, "copy")}
     for burst in BURSTS:
         out[burst] = synth_xilinx_resources(maxi_design(kernel, burst).deliverable, "copy")
+        out[("gmem", burst)] = synth_xilinx_resources(
+            maxi_design(kernel, burst, shared=True).deliverable, "copy")
     return out
+
+
+#: shapes of a bundle's interconnect synthesized alone: (what, [(array, reads, writes)])
+BUNDLES = [("a read, b written (copy)", [("a", True, False), ("b", False, True)]),
+           ("a, b read", [("a", True, False), ("b", True, False)]),
+           ("a, b read, c written", [("a", True, False), ("b", True, False),
+                                     ("c", False, True)]),
+           ("b, c written", [("b", False, True), ("c", False, True)]),
+           ("a, b, c read and written", [(n, True, True) for n in "abc"])]
+
+
+def measure_interconnects() -> list[dict]:
+    """LUT/FF of a bundle's interconnect alone (interface/interconnect.py), 32-bit bus."""
+    return [{"what": what, **synth_xilinx_resources(bundle_mux("copy", "gmem", arrays, 32),
+                                                    "copy_gmem_m_axi_mux")}
+            for what, arrays in BUNDLES]
+
+
+def interconnects_markdown(rows: list[dict]) -> str:
+    out = ["| m_axi bundle interconnect alone (32-bit bus) | LUT | FF |", "|---|---:|---:|"]
+    out += [f"| {r['what']} | {r['lut']} | {r['ff']} |" for r in rows]
+    return "\n".join(out) + "\n"
 
 
 def measure_adapters() -> list[dict]:
@@ -135,9 +164,10 @@ def measure_stream(kernel, work: Path) -> list[dict]:
 
     rows = []
     rng = np.random.default_rng(4)
-    for burst in BURSTS:
-        design = maxi_design(kernel, burst)
-        d = work / f"copy_{burst}"
+    for burst, shared in [(b, s) for s in (False, True) for b in BURSTS]:
+        design = maxi_design(kernel, burst, shared)
+        rd, wr = ("gmem", "gmem") if shared else ("gmem0", "gmem1")
+        d = work / f"copy_{burst}{'_gmem' if shared else ''}"
         d.mkdir()
         (d / "copy.v").write_text(design.deliverable)
         driver = d / "copy_driver.py"
@@ -151,8 +181,7 @@ def measure_stream(kernel, work: Path) -> list[dict]:
                           "arrays": {"a": {"base": 0x1000, "words": [int(v) for v in a]},
                                      "b": {"base": 0x8000, "words": [0] * COPY_N}},
                           "expect": None, "expect_arrays": {"b": [int(v) for v in b]}})
-        spec = {"bundles": {"a": "gmem0", "b": "gmem1"}, "bytes": {"a": 4, "b": 4},
-                "cases": cases}
+        spec = {"bundles": {"a": rd, "b": wr}, "bytes": {"a": 4, "b": 4}, "cases": cases}
         result = d / "result.json"
         (d / "spec.json").write_text(json.dumps(spec))
         simulate(d, [d / "copy.v"], "copy", "maxi_bench", benches=BENCHES,
@@ -162,22 +191,23 @@ def measure_stream(kernel, work: Path) -> list[dict]:
         for k, lat in enumerate(LATENCIES):
             # the transfers of this call alone are not kept apart: both calls move as many
             rows.append({"burst": burst, "latency": lat, "cycles": got["cycles"][k],
-                         "read": got["spans"][k]["gmem0"]["read"],
-                         "write": got["spans"][k]["gmem1"]["write"],
-                         "first_beat": got["spans"][k]["gmem0"]["first_beat"],
-                         "read_beats": got["gmem0"]["r"] / max(1, got["gmem0"]["ar"]),
-                         "write_beats": got["gmem1"]["w"] / max(1, got["gmem1"]["aw"]),
+                         "bundles": "gmem" if shared else "gmem0, gmem1",
+                         "read": got["spans"][k][rd]["read"],
+                         "write": got["spans"][k][wr]["write"],
+                         "first_beat": got["spans"][k][rd]["first_beat"],
+                         "read_beats": got[rd]["r"] / max(1, got[rd]["ar"]),
+                         "write_beats": got[wr]["w"] / max(1, got[wr]["aw"]),
                          "target": COPY_N + 2 * lat + 16})
     return rows
 
 
 def stream_markdown(rows: list[dict]) -> str:
-    out = ["| max_burst | latency | call cycles | read span | write span | target per "
+    out = ["| bundles | max_burst | latency | call cycles | read span | write span | target per "
            "direction | met | read beats/burst | write beats/burst | AR to first R |",
-           "|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
+           "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
     for r in rows:
         met = "yes" if max(r["read"], r["write"]) <= r["target"] else "no"
-        out.append(f"| {r['burst']} | {r['latency']} | {r['cycles']} | {r['read']} | "
+        out.append(f"| {r['bundles']} | {r['burst']} | {r['latency']} | {r['cycles']} | {r['read']} | "
                    f"{r['write']} | {r['target']} | {met} | {r['read_beats']:.1f} | "
                    f"{r['write_beats']:.1f} | {r['first_beat']} |")
     return "\n".join(out) + "\n"
@@ -191,6 +221,11 @@ def lut_maxi_markdown(m: dict) -> str:
         r = m[burst]
         out.append(f"| a, b m_axi (max_burst={burst}), control s_axilite | {r['lut']} | "
                    f"{r['ff']} | {r['bram']} | {r['lut'] - c['lut']} | {r['ff'] - c['ff']} |")
+    for burst in BURSTS:
+        r = m[("gmem", burst)]
+        out.append(f"| a, b m_axi in one bundle (max_burst={burst}), control s_axilite | "
+                   f"{r['lut']} | {r['ff']} | {r['bram']} | {r['lut'] - c['lut']} | "
+                   f"{r['ff'] - c['ff']} |")
     return "\n".join(out) + "\n"
 
 
@@ -232,7 +267,9 @@ def main() -> int:
             print(lut)
             alone = adapters_markdown(measure_adapters())
             print(alone)
-            tables += [table, lut, alone]
+            mux = interconnects_markdown(measure_interconnects())
+            print(mux)
+            tables += [table, lut, alone, mux]
         if not args.no_stream:
             work = Path(tmp) / "stream"
             work.mkdir()

@@ -49,8 +49,9 @@ sequential accesses stream at one word a cycle with reads and writes outstanding
 ones stay correct. The core keeps its schedule; ``hold`` is a function of the adapter's
 registers only (the core's stall logic must not depend on its own requests).
 
-Assumes one array per bundle, a single-port memory (the schedule gives m_axi arrays one port)
-and a base address aligned to the element size.
+Assumes its bundle to itself, or shared through the bundle's interconnect
+(interface/interconnect.py: the IDs are the interconnect's), a single-port memory (the
+schedule gives m_axi arrays one port) and a base address aligned to the element size.
 """
 
 from __future__ import annotations

@@ -19,6 +19,8 @@ The adapters, each between the top's ports and the core's:
   an AXI4 master, the core held while a read waits or a write has no room, its ``ap_done`` and
   ``ap_ready`` held until the adapters have sent its writes (no call starts meanwhile); the
   base address from the control bundle (``offset="slave"``), a port (``"direct"``) or 0;
+  the adapters of the arrays of one bundle share its port through the bundle's
+  interconnect (interface/interconnect.py; none for a bundle of one array);
 - bram (arrays, interface/bram.py): the core's memory ports as Vitis's ``bram`` port set
   (byte addresses, a write enable per byte, clock and reset for the memory);
 - axis (streams): AXI4-Stream ports through a two-element FIFO on either side;
