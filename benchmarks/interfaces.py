@@ -65,6 +65,15 @@ def copy(a: int32[4096], b: int32[4096]):
         b[i] = a[i]
 '''
 COPY_N = 4096
+VADD = '''
+from vichls import int32, kernel
+
+
+@kernel
+def vadd(a: int32[4096], b: int32[4096], c: int32[4096]):
+    for i in range(4096):
+        c[i] = a[i] + b[i]
+'''
 BURSTS = (16, 256)
 LATENCIES = (1, 20)
 BENCHES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "axi"
@@ -201,6 +210,55 @@ def measure_stream(kernel, work: Path) -> list[dict]:
     return rows
 
 
+def measure_vadd(kernel, work: Path, burst: int = 16, latency: int = 20) -> list[dict]:
+    """Cycles of vadd() (c = a + b, 4096 words, II=1) with a, b, c in a bundle each and all
+    three in gmem (its 32-bit R channel then carries two words an iteration)."""
+    from cocotb_bench import simulate  # noqa: PLC0415
+
+    rows = []
+    rng = np.random.default_rng(5)
+    for shared in (False, True):
+        s = vichls.customize(kernel)
+        for k, n in enumerate("abc"):
+            s.interface(n, "m_axi", bundle="gmem" if shared else f"gmem{k}", max_burst=burst)
+        s.interface("return", "s_axilite")
+        s.pipeline("i")
+        design = s.build("fpga")
+        d = work / f"vadd_{'gmem' if shared else 'apart'}"
+        d.mkdir()
+        (d / "vadd.v").write_text(design.deliverable)
+        driver = d / "vadd_driver.py"
+        driver.write_text(python_driver("vadd", design.signature, design.register_maps))
+        a, b = (rng.integers(-2**31, 2**31, COPY_N).astype(np.int32) for _ in range(2))
+        c = np.zeros(COPY_N, np.int32)
+        kernel(a, b, c)
+        bases = {"a": 0x1000, "b": 0x5400, "c": 0xA000}  # (a 64 KiB AxiRam)
+        spec = {"bundles": {n: "gmem" if shared else f"gmem{k}" for k, n in enumerate("abc")},
+                "bytes": {n: 4 for n in "abc"},
+                "cases": [{"args": bases, "latency": latency,
+                           "arrays": {"a": {"base": bases["a"], "words": [int(v) for v in a]},
+                                      "b": {"base": bases["b"], "words": [int(v) for v in b]},
+                                      "c": {"base": bases["c"], "words": [0] * COPY_N}},
+                           "expect": None, "expect_arrays": {"c": [int(v) for v in c]}}]}
+        result = d / "result.json"
+        (d / "spec.json").write_text(json.dumps(spec))
+        simulate(d, [d / "vadd.v"], "vadd", "maxi_bench", benches=BENCHES,
+                 env={"MAXI_FILE": str(d / "spec.json"), "MAXI_PAUSE": "0",
+                      "AXI_DRIVER": str(driver), "AXI_CLASS": f"{camel('vadd')}Driver",
+                      "MAXI_RESULT": str(result)})
+        got = json.loads(result.read_text())
+        rows.append({"bundles": "gmem" if shared else "gmem0, gmem1, gmem2", "burst": burst,
+                     "latency": latency, "cycles": got["cycles"][0]})
+    return rows
+
+
+def vadd_markdown(rows: list[dict]) -> str:
+    out = ["| vadd (4096 words) bundles | max_burst | latency | call cycles |",
+           "|---|---:|---:|---:|"]
+    out += [f"| {r['bundles']} | {r['burst']} | {r['latency']} | {r['cycles']} |" for r in rows]
+    return "\n".join(out) + "\n"
+
+
 def stream_markdown(rows: list[dict]) -> str:
     out = ["| bundles | max_burst | latency | call cycles | read span | write span | target per "
            "direction | met | read beats/burst | write beats/burst | AR to first R |",
@@ -275,7 +333,11 @@ def main() -> int:
             work.mkdir()
             stream = stream_markdown(measure_stream(copy, work))
             print(stream)
-            tables.append(stream)
+            vadd_path = Path(tmp) / "vadd.py"
+            vadd_path.write_text(textwrap.dedent(VADD))
+            vadd = vadd_markdown(measure_vadd(load_file(vadd_path)["vadd"], work))
+            print(vadd)
+            tables += [stream, vadd]
     if args.markdown:
         Path(args.markdown).write_text("\n".join(tables))
     return 0

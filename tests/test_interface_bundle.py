@@ -274,3 +274,21 @@ def test_packages_have_one_axi4_master_per_bundle(kernels, tmp_path):
     header = hw_header("copy", d.register_maps)
     assert "#define XCOPY_CONTROL_ADDR_A_DATA 0x10" in header
     assert "#define XCOPY_CONTROL_ADDR_B_DATA 0x1c" in header
+
+
+def test_a_shared_bundle_beside_one_of_its_own_with_every_offset(kernels):
+    """a in gmem with its base address an input (offset="direct"), b in gmem from the
+    register map, c alone in gmem1 (no interconnect there): lint-clean, one port set a
+    bundle, the direct base address an input of its own."""
+    s = vichls.customize(kernels["sum3"])
+    s.interface("a", "m_axi", offset="direct")
+    s.interface("b", "m_axi")
+    s.interface("c", "m_axi", bundle="gmem1", offset="off")
+    s.interface("return", "s_axilite")
+    d = s.build("fpga")
+    assert lint_verilog(d.deliverable, "sum3") == []
+    ports = _ports(d)
+    assert ports["a"] == 64 and "b" not in ports and "c" not in ports
+    assert {n.split("_")[2] for n in ports if n.startswith("m_axi_")} == {"gmem", "gmem1"}
+    assert "module sum3_gmem_m_axi_mux" in d.deliverable
+    assert "gmem1_m_axi_mux" not in d.deliverable
