@@ -181,8 +181,8 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
                 conns[n] = f"core_{n}"
             entry["bundle"] = i.option("bundle")
             # (the bundle's port set, shared: it comes with the bundle's first array)
-            entry["ports"] = [n for n, _, _ in bundle_ports(i.option("bundle"), p.scalar.width,
-                                                             shared)] + \
+            entry["ports"] = [n for n, _, _ in bundle_ports(i.option("bundle"),
+                                                             _bus_width(p, i), shared)] + \
                 ([p.name] if i.option("offset") == "direct" else [])
             maxi.append(p.name)
         elif i.mode == "bram":
@@ -264,15 +264,17 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
         if closing:
             body.append(f"    wire maxi_hold = {conns[P.HOLD]};")
             conns[P.HOLD] = "maxi_hold"
+        width = {b: _bus_width(signature.param(arrays[0][0]), interfaces[arrays[0][0]])
+                 for b, arrays in shared.items()}
         for bundle, arrays in shared.items():
-            body += _bundle_mux(top, bundle, arrays, signature.param(arrays[0][0]).scalar.width)
+            body += _bundle_mux(top, bundle, arrays, width[bundle])
         adapters = [maxi_adapter(top, n, signature.param(n).type.size,
                                  signature.param(n).scalar.width,
                                  interfaces[n].option("max_burst"),
                                  *rw[n], interfaces[n].option("latency"),
                                  wclose=n in closing)
                     for n in maxi]
-        adapters += [bundle_mux(top, bundle, arrays, signature.param(arrays[0][0]).scalar.width)
+        adapters += [bundle_mux(top, bundle, arrays, width[bundle])
                      for bundle, arrays in shared.items()]
     else:
         adapters = []
@@ -307,6 +309,11 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
     return Wrapped("\n".join(files), top_ports, table, maps)
 
 
+def _bus_width(p, i: Interface) -> int:
+    """The data width of the m_axi port of array ``p`` (its ``data_width``, or an element)."""
+    return i.option("data_width") or p.scalar.width
+
+
 def _maxi_bundles(signature, interfaces: dict[str, Interface],
                   core: dict) -> dict[str, list[tuple[str, bool, bool]]]:
     """The m_axi bundles: {bundle: [(array, reads, writes), ...]} in the order of the
@@ -318,11 +325,12 @@ def _maxi_bundles(signature, interfaces: dict[str, Interface],
             continue
         arrays = bundles.setdefault(i.option("bundle"), [])
         if arrays:
-            first = signature.param(arrays[0][0]).scalar.width
-            if p.scalar.width != first and {first, p.scalar.width} <= {32, 64}:
+            q = signature.param(arrays[0][0])
+            first, mine = _bus_width(q, interfaces[q.name]), _bus_width(p, i)
+            if mine != first and {first, mine} <= {32, 64}:
                 raise FpgaError(f"s.interface('{p.name}', 'm_axi', bundle='{i.option('bundle')}'):"
-                                f" '{arrays[0][0]}' in that bundle has {first}-bit elements, "
-                                f"'{p.name}' {p.scalar.width}-bit ones; this version of vichls "
+                                f" '{q.name}' in that bundle has {first}-bit elements, "
+                                f"'{p.name}' {mine}-bit ones; this version of vichls "
                                 "needs the arrays of a bundle as wide (a bus as wide as an "
                                 "element): put them in bundles of their own")
         arrays.append((p.name, P.memory_port(p.name, "q", 0) in core,
@@ -349,7 +357,8 @@ def _maxi(top: str, p, i: Interface, core: dict,
         raise FpgaError(f"s.interface('{n}', 'm_axi'): this version of vichls builds m_axi "
                         f"for 32- and 64-bit elements on a bus as wide ({w} bits here)")
     bundle = i.option("bundle")
-    made = list(bundle_ports(bundle, w, shared)) if shared[0][0] == n else []
+    bus = _bus_width(p, i)
+    made = list(bundle_ports(bundle, bus, shared)) if shared[0][0] == n else []
     offset = i.option("offset")
     if offset == "slave":
         base = f"control_{n}"
@@ -371,7 +380,7 @@ def _maxi(top: str, p, i: Interface, core: dict,
         c.append(f".wclose({n}_wclose)")
     c += [f".{signal}(core_{n}_{signal})" for signal in mine]
     prefix = f"m_axi_{bundle}_"
-    for name, _, wd in m_axi_ports(bundle, w):
+    for name, _, wd in m_axi_ports(bundle, bus):
         signal = name[len(prefix):]
         if len(shared) > 1 and signal not in BROADCAST:
             lines.append(f"    wire {f'[{wd - 1}:0] ' if wd > 1 else ''}{n}_axi_{signal};")
