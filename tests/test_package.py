@@ -1,7 +1,8 @@
 """Packages for vendor tools (interface/package.py): Vivado IP-XACT, FuseSoC, Platform Designer.
 
 Built designs (gcd through s_axilite; ap_memory arrays beside s_axilite scalars; a plain
-ap_ctrl_hs block with no AXI; ap_ctrl_chain with ap_vld) and a hand-made port list with
+ap_ctrl_hs block with no AXI; ap_ctrl_chain with ap_vld; bram arrays; three m_axi arrays
+on one port, gmem, with IDs of two bits) and a hand-made port list with
 m_axi and axis bundles named as the contract (docs/hardware-interface.md) spells them,
 since those adapters are not built yet. Every port must appear in each package once, with
 the role its name gives it: ``component.xml`` is validated against the IEEE 1685-2009
@@ -109,12 +110,13 @@ def designs(tmp_path_factory):
     s.interface("a", "ap_vld")
     s.interface("return", "ap_ctrl_chain")
     add("chain_vld", s)
-    # two arrays on one m_axi port (bundle gmem) and their base addresses in s_axilite
+    # three arrays on one m_axi port (bundle gmem; three readers: IDs of two bits) and
+    # their base addresses in s_axilite
     source = tmp_path_factory.mktemp("bundle") / "bundle.py"
     source.write_text(BUNDLE)
     s = vichls.customize(load_file(source)["vadd"])
-    for a in ("a", "b", "n", "return"):
-        s.interface(a, "m_axi" if a in ("a", "b") else "s_axilite")
+    for a in ("a", "b", "c", "n", "return"):
+        s.interface(a, "m_axi" if a in ("a", "b", "c") else "s_axilite")
     add("maxi_bundle", s)
     out["hand_made"] = ("vadd", "// no Verilog for the hand-made port list\n",
                         _hand_made_report())
@@ -129,9 +131,9 @@ from vichls import int32, kernel
 
 
 @kernel
-def vadd(a: int32[64], b: int32[64], n: int32):
+def vadd(a: int32[64], b: int32[64], c: int32[64], n: int32):
     for i in range(64):
-        b[i] = a[i] + n
+        c[i] = a[i] + b[i] + c[i] + n
 """
 
 
