@@ -2,7 +2,7 @@
 
 Built designs (gcd through s_axilite; ap_memory arrays beside s_axilite scalars; a plain
 ap_ctrl_hs block with no AXI; ap_ctrl_chain with ap_vld; bram arrays; three m_axi arrays
-on one port, gmem, with IDs of two bits) and a hand-made port list with
+on one port, gmem) and a hand-made port list with
 m_axi and axis bundles named as the contract (docs/hardware-interface.md) spells them,
 since those adapters are not built yet. Every port must appear in each package once, with
 the role its name gives it: ``component.xml`` is validated against the IEEE 1685-2009
@@ -110,8 +110,8 @@ def designs(tmp_path_factory):
     s.interface("a", "ap_vld")
     s.interface("return", "ap_ctrl_chain")
     add("chain_vld", s)
-    # three arrays on one m_axi port (bundle gmem; three readers: IDs of two bits) and
-    # their base addresses in s_axilite
+    # three arrays on one m_axi port (bundle gmem; three readers: the interconnect's
+    # in-order routing) and their base addresses in s_axilite
     source = tmp_path_factory.mktemp("bundle") / "bundle.py"
     source.write_text(BUNDLE)
     s = vichls.customize(load_file(source)["vadd"])

@@ -10,11 +10,13 @@ array the adapter's signals prefixed ``<name>_`` (the other way round); the read
 the write response's payload (``RDATA``, ``RLAST``, ``RRESP``, ``RUSER``, ``BRESP``,
 ``BUSER``) go from the port to every adapter directly and do not pass through it.
 
-- IDs: the adapters that read are numbered in the bundle's order, and so are those that
-  write; a burst leaves with its adapter's number as ``ARID`` (``AWID`` and ``WID``). The
-  port's ID signals are ``id_width(arrays)`` bits: 1 (Vitis's width) up to two readers and
-  two writers, more beyond. Read beats go to the adapter ``RID`` names, responses to the one
-  ``BID`` names (``RVALID``/``BVALID`` to it alone, its ``RREADY``/``BREADY`` back).
+- IDs (1 bit, as Vitis has them): with two adapters reading, each has its own ``ARID``
+  (0 and 1, in the bundle's order) and the read beats go to the adapter ``RID`` names;
+  with one, or more than two, every burst has ID 0, the memory answers them in order
+  (AXI4: one ID, in order), and the beats go to the adapters in the order their bursts
+  were accepted (a queue of ``ORDER`` adapter numbers, popped at ``RLAST``; a new request
+  waits while it is full). The same for writes: ``AWID`` (and ``WID``), the write
+  responses routed by ``BID`` or in the order the write addresses were accepted.
 - AR and AW: the adapters asking take turns (round robin from the last one served); the
   request shown is held until its handshake (AXI4 asks a master not to change a request it
   shows), and nothing is registered on the way: a lone request goes out in the cycle the
@@ -23,12 +25,10 @@ the write response's payload (``RDATA``, ``RLAST``, ``RRESP``, ``RUSER``, ``BRES
   shown: a FIFO of ``W_ORDER`` adapter numbers (a new AW waits when it is full) whose head
   owns the W channel until it sends WLAST; when the FIFO is empty, the AW shown for the
   first time owns it in the same cycle (no cycle added before a burst's first beat).
-- ``wclose`` (bundles with two writers or more): an adapter sends a burst's address with
-  its first word, so the W channel may wait for words the core has not written yet. If the
-  core is held (``hold``: another adapter has no room, or a read waits for writes queued
-  behind this burst) while the W channel waits for adapter ``k``, ``k``'s ``wclose`` asks it
-  to take no more words into that burst: it completes it with beats whose WSTRB is 0, as it
-  does when the call ends, and the channel moves on. Without it such a bundle can deadlock.
+- the adapters of a bundle with two writers or more gather each burst before its address
+  (maxi.py, ``gather``): the W channel, which follows the order of the addresses, never
+  waits for words the core has not written. (Were it to, the core could be held by
+  another array whose writes queue behind that burst, for good.)
 
 Why: Vitis puts every m_axi argument of a bundle (by default ``gmem``) on one port, and
 that is how most kernels are written. A bundle of one array has no interconnect at all
@@ -36,19 +36,22 @@ that is how most kernels are written. A bundle of one array has no interconnect 
 
 Assumes the adapters of a bundle have the same bus width, hold ``ARVALID``/``AWVALID`` with
 their request until its handshake, send W beats only for addresses they have shown, in
-order, and take the read and write IDs only from this module (theirs are ignored); a
-memory that answers each ID in order (AXI4).
+order, gather their bursts when two or more write, and take the read and write IDs only
+from this module (theirs are ignored); a memory that answers each ID in order (AXI4).
 """
 
 from __future__ import annotations
 
 from vichls.interface.maxi import M_AXI_SIGNALS, m_axi_ports
 
-#: the write-address order the W channel follows: this many bursts shown and not yet sent
+#: the write-address order the W channel follows: this many bursts shown and not yet sent;
+#: and the bursts accepted and not yet answered, in order, when several adapters share ID 0
 W_ORDER = 4
+ORDER = 8
 #: the port's signals each adapter reads directly (not through the interconnect)
 BROADCAST = ("RDATA", "RLAST", "RRESP", "RUSER", "BRESP", "BUSER")
-IDS = ("AWID", "WID", "ARID", "RID", "BID")
+#: the port's signals the interconnect has (RLAST: the end of a read burst, for the order)
+MASTER = tuple((s, d) for s, d in M_AXI_SIGNALS if s not in BROADCAST or s == "RLAST")
 _FIXED_AW = ("AWSIZE", "AWBURST", "AWLOCK", "AWCACHE", "AWPROT", "AWQOS", "AWREGION", "AWUSER")
 _FIXED_AR = ("ARSIZE", "ARBURST", "ARLOCK", "ARCACHE", "ARPROT", "ARQOS", "ARREGION", "ARUSER")
 
@@ -58,25 +61,10 @@ def _bits(n: int) -> int:
     return max(1, (n - 1).bit_length())
 
 
-def id_width(arrays) -> int:
-    """The ID signals' width of a bundle of ``arrays`` ((name, reads, writes), ...)."""
-    readers = sum(1 for _, r, _ in arrays if r)
-    writers = sum(1 for _, _, w in arrays if w)
-    return _bits(max(readers, writers, 1))
-
-
 def clocked(arrays) -> bool:
     """The interconnect has registers (and clock and reset inputs): two adapters or more
     read, or write (else it is wires)."""
     return sum(1 for _, r, _ in arrays if r) > 1 or sum(1 for _, _, w in arrays if w) > 1
-
-
-def bundle_ports(bundle: str, width: int, arrays) -> list[tuple[str, str, int]]:
-    """The bundle's port set (``m_axi_ports``) with its ID signals ``id_width`` bits."""
-    idw = id_width(arrays)
-    prefix = f"m_axi_{bundle}_"
-    return [(n, d, idw if n[len(prefix):] in IDS else w)
-            for n, d, w in m_axi_ports(bundle, width)]
 
 
 def _widths(width: int) -> dict[str, int]:
@@ -140,8 +128,45 @@ def _address_channel(ch: str, names: list[str], gate: str | None) -> list[str]:
               "        end",
               f"        {lc}_held <= {lc}_sel;",
               "    end"]
+    # (the handshake, not the port's READY alone: a request held back by the gate is not
+    # taken, though the port is ready)
     for k, m in enumerate(names):
-        lines.append(f"    assign {m}_{ch}READY = {ch}READY & {lc}_sel == {b}'d{k};")
+        lines.append(f"    assign {m}_{ch}READY = {ch}READY & {ch}VALID & {lc}_sel == {b}'d{k};")
+    return lines
+
+
+def _order(q: str, names: list[str], push: str, what: str, pop: str,
+           depth: int) -> tuple[list[str], list[str]]:
+    """A queue ``q`` of adapter numbers (``<q>_sel`` its head, ``<q>_full``): ``what`` is
+    pushed when ``push``, the head popped when ``pop``. Its declarations, and its update
+    (placed after ``push``'s signals are declared)."""
+    b = _bits(len(names))
+    qb = _bits(depth)
+    return [f"    reg [{b - 1}:0] {q} [0:{depth - 1}];",
+            f"    reg [{qb}:0] {q}_head, {q}_tail;",
+            f"    wire {q}_full = {q}_tail - {q}_head == {qb + 1}'d{depth};",
+            f"    wire [{b - 1}:0] {q}_sel = {q}[{q}_head[{qb - 1}:0]];"], [
+            "    always @(posedge clk) begin",
+            f"        if (rst) begin {q}_head <= 0; {q}_tail <= 0; end",
+            "        else begin",
+            f"            if ({push}) begin {q}[{q}_tail[{qb - 1}:0]] <= {what}; "
+            f"{q}_tail <= {q}_tail + 1'b1; end",
+            f"            if ({pop}) {q}_head <= {q}_head + 1'b1;",
+            "        end",
+            "    end"]
+
+
+def _answers(ch: str, names: list[str], idsig: str, queue: str) -> list[str]:
+    """The answers of channel ``ch`` ("R" or "B") to the adapters ``names`` (two or more):
+    by ``idsig`` (two adapters, IDs 0 and 1), or in the order of ``queue``."""
+    b = _bits(len(names))
+    if len(names) == 2:
+        sel, cmp = idsig, [f"{idsig} == 1'd{k}" for k in range(2)]
+    else:
+        sel, cmp = f"{queue}_sel", [f"{queue}_sel == {b}'d{k}" for k in range(len(names))]
+    lines = [f"    assign {m}_{ch}VALID = {ch}VALID & {c};" for m, c in zip(names, cmp)]
+    lines.append(f"    assign {ch}READY = "
+                 f"{_mux(sel, 1 if len(names) == 2 else b, [f'{m}_{ch}READY' for m in names])};")
     return lines
 
 
@@ -149,26 +174,23 @@ def bundle_mux(top: str, bundle: str, arrays, width: int) -> str:
     """The Verilog of ``<top>_<bundle>_m_axi_mux`` (see the module doc)."""
     readers = [n for n, r, _ in arrays if r]
     writers = [n for n, _, w in arrays if w]
-    idw = id_width(arrays)
     widths = _widths(width)
-    master = {**widths, **{s: idw for s in IDS}}
     ports = ["input wire clk", "input wire rst"] if clocked(arrays) else []
-    if len(writers) > 1:
-        ports.append("input wire hold")
-    # the master side: unused inputs when nobody reads (writes), or a single one does
-    unused_master = set(BROADCAST)
-    if not readers:
-        unused_master |= {"ARREADY", "RVALID", "RID"}
-    elif len(readers) == 1:
+    # the master side: the inputs nobody needs (RID, BID when the order routes; RLAST
+    # when the ID does)
+    unused_master = set()
+    if len(readers) != 2:
         unused_master.add("RID")
-    if not writers:
-        unused_master |= {"AWREADY", "WREADY", "BVALID", "BID"}
-    elif len(writers) == 1:
+    if len(readers) <= 2:
+        unused_master.add("RLAST")
+    if not readers:
+        unused_master |= {"ARREADY", "RVALID"}
+    if len(writers) != 2:
         unused_master.add("BID")
-    for s, d in M_AXI_SIGNALS:
-        if s in BROADCAST:
-            continue
-        ports.append(_decl(d, master[s], s, s in unused_master))
+    if not writers:
+        unused_master |= {"AWREADY", "WREADY", "BVALID"}
+    for s, d in MASTER:
+        ports.append(_decl(d, widths[s], s, s in unused_master))
     # the adapters' side: what each adapter sends that goes nowhere
     for name, r, w in arrays:
         used = set()
@@ -187,16 +209,20 @@ def bundle_mux(top: str, bundle: str, arrays, width: int) -> str:
             # (mirrored: what the adapter puts out comes in)
             ports.append(_decl("in" if d == "out" else "out", widths[s], f"{name}_{s}",
                                d == "out" and s not in used))
-        if w and len(writers) > 1:
-            ports.append(f"output wire {name}_wclose")
+
+    def ids(names):
+        if len(names) == 2:
+            return f"IDs {names[0]} 0, {names[1]} 1"
+        return "ID 0" + (" (answers in order)" if len(names) > 2 else "")
+
     listed = ", ".join(f"'{n}'" for n, _, _ in arrays)
     lines = [f"// The m_axi bundle '{bundle}': the adapters of {listed} on one AXI4 master;",
-             f"// read IDs {', '.join(f'{n} {k}' for k, n in enumerate(readers)) or 'none'}, "
-             f"write IDs {', '.join(f'{n} {k}' for k, n in enumerate(writers)) or 'none'}.",
+             f"// reads: {', '.join(readers) or 'none'}, {ids(readers)}; "
+             f"writes: {', '.join(writers) or 'none'}, {ids(writers)}.",
              f"module {top}_{bundle}_m_axi_mux (",
              ",\n".join(f"    {p}" for p in ports),
              ");"]
-    zero = {s: f"{master[s]}'d0" for s in master}
+    zero = {s: f"{widths[s]}'d0" for s in widths}
     # -- reads ------------------------------------------------------------------------------
     if not readers:
         lines.append("    // nothing is read")
@@ -208,19 +234,25 @@ def bundle_mux(top: str, bundle: str, arrays, width: int) -> str:
         if len(readers) == 1:
             lines += [f"    // one adapter reads: {first}, ID 0",
                       f"    assign ARVALID = {first}_ARVALID; assign ARADDR = {first}_ARADDR;",
-                      f"    assign ARLEN = {first}_ARLEN; assign ARID = {zero['ARID']};",
+                      f"    assign ARLEN = {first}_ARLEN; assign ARID = 1'b0;",
                       f"    assign {first}_ARREADY = ARREADY;",
                       f"    assign {first}_RVALID = RVALID; assign RREADY = {first}_RREADY;"]
         else:
             b = _bits(len(readers))
-            lines += _address_channel("AR", readers, None)
+            many = len(readers) > 2
+            update = []
+            if many:
+                lines.append("    // the read bursts accepted, in order (one ID: answered in order)")
+                decl, update = _order("rq", readers, "ARVALID & ARREADY", "ar_sel",
+                                      "RVALID & RREADY & RLAST", ORDER)
+                lines += decl
+            lines += _address_channel("AR", readers, "~rq_full" if many else None) + update
             lines += [f"    assign ARADDR = {_mux('ar_sel', b, [f'{m}_ARADDR' for m in readers])};",
                       f"    assign ARLEN = {_mux('ar_sel', b, [f'{m}_ARLEN' for m in readers])};",
-                      f"    assign ARID = {_ext('ar_sel', b, idw)};",
-                      "    // R: each beat to the adapter its RID names"]
-            lines += [f"    assign {m}_RVALID = RVALID & RID == {idw}'d{k};"
-                      for k, m in enumerate(readers)]
-            lines.append(f"    assign RREADY = {_mux('RID', idw, [f'{m}_RREADY' for m in readers])};")
+                      f"    assign ARID = {'1' + chr(39) + 'b0' if many else 'ar_sel'};",
+                      "    // R: each beat to the adapter "
+                      + ("whose burst is the oldest not answered" if many else "its RID names")]
+            lines += _answers("R", readers, "RID", "rq")
     # -- writes -----------------------------------------------------------------------------
     if not writers:
         lines.append("    // nothing is written")
@@ -233,24 +265,33 @@ def bundle_mux(top: str, bundle: str, arrays, width: int) -> str:
         if len(writers) == 1:
             lines += [f"    // one adapter writes: {first}, ID 0",
                       f"    assign AWVALID = {first}_AWVALID; assign AWADDR = {first}_AWADDR;",
-                      f"    assign AWLEN = {first}_AWLEN; assign AWID = {zero['AWID']};",
+                      f"    assign AWLEN = {first}_AWLEN; assign AWID = 1'b0;",
                       f"    assign {first}_AWREADY = AWREADY;",
                       f"    assign WVALID = {first}_WVALID; assign WDATA = {first}_WDATA;",
                       f"    assign WSTRB = {first}_WSTRB; assign WLAST = {first}_WLAST;",
-                      f"    assign WID = {zero['WID']}; assign {first}_WREADY = WREADY;",
+                      f"    assign WID = 1'b0; assign {first}_WREADY = WREADY;",
                       f"    assign {first}_BVALID = BVALID; assign BREADY = {first}_BREADY;"]
         else:
             b = _bits(len(writers))
+            many = len(writers) > 2
             qb = _bits(W_ORDER)
             lines += ["    // the W order: the adapters whose AW was shown, oldest first",
                       f"    reg [{b - 1}:0] wq [0:{W_ORDER - 1}];",
                       f"    reg [{qb}:0] wq_head, wq_tail;",
                       "    wire wq_empty = wq_head == wq_tail;",
                       f"    wire wq_full = wq_tail - wq_head == {qb + 1}'d{W_ORDER};"]
-            lines += _address_channel("AW", writers, "~wq_full")
+            update = []
+            if many:
+                lines.append("    // the write bursts accepted, in order (one ID: answered in order)")
+                decl, update = _order("bq", writers, "AWVALID & AWREADY", "aw_sel",
+                                      "BVALID & BREADY", ORDER)
+                lines += decl
+            lines += _address_channel("AW", writers,
+                                      "~wq_full & ~bq_full" if many else "~wq_full") + update
+            own = "1'b0" if many else "aw_sel"
             lines += [f"    assign AWADDR = {_mux('aw_sel', b, [f'{m}_AWADDR' for m in writers])};",
                       f"    assign AWLEN = {_mux('aw_sel', b, [f'{m}_AWLEN' for m in writers])};",
-                      f"    assign AWID = {_ext('aw_sel', b, idw)};",
+                      f"    assign AWID = {own};",
                       "    // W: the head of the order (or, with none, the AW shown now) until WLAST",
                       "    wire w_has = ~wq_empty | aw_new;",
                       f"    wire [{b - 1}:0] w_sel = wq_empty ? aw_sel : wq[wq_head[{qb - 1}:0]];",
@@ -258,7 +299,7 @@ def bundle_mux(top: str, bundle: str, arrays, width: int) -> str:
                       f"    assign WDATA = {_mux('w_sel', b, [f'{m}_WDATA' for m in writers])};",
                       f"    assign WSTRB = {_mux('w_sel', b, [f'{m}_WSTRB' for m in writers])};",
                       f"    assign WLAST = {_mux('w_sel', b, [f'{m}_WLAST' for m in writers])};",
-                      f"    assign WID = {_ext('w_sel', b, idw)};",
+                      f"    assign WID = {'1' + chr(39) + 'b0' if many else 'w_sel'};",
                       "    wire w_end = WVALID & WREADY & WLAST;",
                       "    always @(posedge clk) begin",
                       "        if (rst) begin wq_head <= 0; wq_tail <= 0; end",
@@ -272,12 +313,10 @@ def bundle_mux(top: str, bundle: str, arrays, width: int) -> str:
                       "        end",
                       "    end"]
             for k, m in enumerate(writers):
-                lines += [f"    assign {m}_WREADY = WREADY & w_has & w_sel == {b}'d{k};",
-                          f"    assign {m}_wclose = hold & w_has & w_sel == {b}'d{k} & ~{m}_WVALID;"]
-            lines.append("    // B: each response to the adapter its BID names")
-            lines += [f"    assign {m}_BVALID = BVALID & BID == {idw}'d{k};"
-                      for k, m in enumerate(writers)]
-            lines.append(f"    assign BREADY = {_mux('BID', idw, [f'{m}_BREADY' for m in writers])};")
+                lines.append(f"    assign {m}_WREADY = WREADY & w_has & w_sel == {b}'d{k};")
+            lines.append("    // B: each response to the adapter "
+                         + ("whose burst is the oldest not answered" if many else "its BID names"))
+            lines += _answers("B", writers, "BID", "bq")
     # the adapters that only read (write) get no grant on the other side; their ID inputs
     # are not used (the IDs are this module's)
     for name, r, w in arrays:
@@ -289,7 +328,3 @@ def bundle_mux(top: str, bundle: str, arrays, width: int) -> str:
                          f"assign {name}_BVALID = 1'b0;")
     lines += ["endmodule", ""]
     return "\n".join(lines)
-
-
-def _ext(expr: str, bits: int, to: int) -> str:
-    return expr if bits == to else f"{{{to - bits}'d0, {expr}}}"

@@ -49,9 +49,14 @@ sequential accesses stream at one word a cycle with reads and writes outstanding
 ones stay correct. The core keeps its schedule; ``hold`` is a function of the adapter's
 registers only (the core's stall logic must not depend on its own requests).
 
-Assumes its bundle to itself, or shared through the bundle's interconnect
-(interface/interconnect.py: the IDs are the interconnect's), a single-port memory (the
-schedule gives m_axi arrays one port) and a base address aligned to the element size.
+With ``gather`` (several writers share the bundle's W channel, interface/interconnect.py)
+a burst's address waits until the burst takes no more words, and its length is the words
+it took: no beat with WSTRB 0, and the W channel, in the order of the addresses, never
+waits for the core (which could itself wait for another array's writes queued behind).
+
+Assumes its bundle to itself, or shared through the bundle's interconnect (whose IDs
+replace the adapter's), a single-port memory (the schedule gives m_axi arrays one port)
+and a base address aligned to the element size.
 """
 
 from __future__ import annotations
@@ -75,6 +80,9 @@ KEEP = 16
 #: the write FIFO's words (W beats waiting for the bus) and the bursts outstanding at once
 WRITE_FIFO = 32
 WRITE_BURSTS = 8
+#: the longest burst of an adapter that gathers its bursts before their address (half the
+#: write FIFO: the next burst gathers while this one leaves)
+GATHER = WRITE_FIFO // 2
 
 
 def m_axi_ports(bundle: str, data_width: int) -> list[tuple[str, str, int]]:
@@ -113,11 +121,12 @@ def read_depth(words: int, max_burst: int, latency: int = 0) -> int:
 
 
 def maxi_adapter(top: str, name: str, words: int, width: int, max_burst: int,
-                 reads: bool, writes: bool, latency: int = 0, wclose: bool = False) -> str:
-    """The Verilog of ``<top>_<name>_m_axi`` (see the module doc). ``wclose`` (an adapter
-    that writes, beside other writers in its bundle: interface/interconnect.py) adds the
-    input ``wclose``, which closes the burst being gathered as the end of a call does."""
-    wclose = wclose and writes
+                 reads: bool, writes: bool, latency: int = 0, gather: bool = False) -> str:
+    """The Verilog of ``<top>_<name>_m_axi`` (see the module doc). ``gather`` (an adapter
+    that writes beside other writers in its bundle, whose W channel they share:
+    interface/interconnect.py): a burst's address goes out only once the burst takes no
+    more words, with the count it took (bursts of at most ``GATHER`` words), so the shared
+    W channel never waits for words the core has not written."""
     aw = max(1, (words - 1).bit_length())
     nb = width // 8
     size = nb.bit_length() - 1
@@ -135,7 +144,7 @@ def maxi_adapter(top: str, name: str, words: int, width: int, max_burst: int,
     # word counters: the array's words, and a burst beyond them (the overlap checks)
     ax = max(aw, db + 1, kb + 1, (words + b).bit_length())
     ports = ["input wire clk", "input wire rst", "input wire [63:0] base", "input wire drain",
-             "output wire hold", "output wire idle", *(["input wire wclose"] if wclose else []),
+             "output wire hold", "output wire idle",
              f"input wire [{aw - 1}:0] address0", "input wire ce0"]
     if writes:
         ports += ["input wire we0", f"input wire [{width - 1}:0] d0"]
@@ -196,7 +205,7 @@ module {top}_{name}_m_axi (
 """.format(size=size)
     parts = [head, fixed]
     if writes:
-        parts.append(_write_side(ax, width, nb, size, fb, qb, reads, b, wclose))
+        parts.append(_write_side(ax, width, nb, size, fb, qb, reads, b, gather))
     else:
         parts.append("""    // nothing is written
     assign AWVALID = 1'b0; assign AWADDR = 64'd0; assign AWLEN = 8'd0;
@@ -227,8 +236,21 @@ module {top}_{name}_m_axi (
 
 
 def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads: bool,
-                b: int, wclose: bool = False) -> str:
+                b: int, gather: bool = False) -> str:
     force = "rmiss & ~served & ~requested & ovl_miss" if reads else "1'b0"
+    # gather: bursts of at most GATHER words; the newest burst's length set to the words it
+    # took when it closes early; its address sent once it is closed
+    cap = gather and b > GATHER
+    guess = "new_guess" if cap else "new_len"
+    capped = (f"    wire [8:0] new_len = {guess} > 9'd{GATHER} ? 9'd{GATHER} : {guess};\n"
+              if cap else "")
+    taken = ("    reg [8:0] gtake;  // the words the newest burst took (its length if it "
+             "closes early)\n" if gather else "")
+    fixup = (f"        if (gopen && (wr ? ~cont : close)) dlen[dtail[{qb - 1}:0] - 1'b1] <= gtake;\n"
+             if gather else "")
+    take = "                    gtake <= gtake + 1'b1;\n" if gather else ""
+    take_new = " gtake <= 9'd1;" if gather else ""
+    ready = " && (dav + 1'b1 != dtail || ~gopen)" if gather else ""
     # (the words written are tracked only for the reads to see them)
     span = """            if (wr) begin
                 wlo <= wpend && wlo < a ? wlo : a;
@@ -256,18 +278,18 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
     wire dfull = dtail - dack == {qb + 1}'d{WRITE_BURSTS};
     wire gopen = gleft != 9'd0;
     // the newest burst takes no more words: a read needs the memory, or the call ends
-    wire close = {force} | drain{" | wclose" if wclose else ""};
+    wire close = {force} | drain;
     wire cont = gopen & (a == gnext);
     wire seq = wseq & (a == gnext);
     wire [8:0] room_a = room(a);
-    wire [8:0] new_len = ~seq && wrun < room_a ? wrun : room_a;  // (room_a <= BURST)
-    always @(posedge clk) begin
+    wire [8:0] {guess} = ~seq && wrun < room_a ? wrun : room_a;  // (room_a <= BURST)
+{capped}{taken}    always @(posedge clk) begin
         if (wr) wfifo[wtail[{fb - 1}:0]] <= {{~cont, d0}};
         if (wr & ~cont) begin
             dword[dtail[{qb - 1}:0]] <= a;
             dlen[dtail[{qb - 1}:0]] <= new_len;
         end
-    end
+{fixup}    end
     always @(posedge clk) begin
         if (rst) begin
             wtail <= 0; dtail <= 0; gleft <= 0; wrun <= 9'd1; wseq <= 1'b0;
@@ -276,9 +298,9 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
                 wtail <= wtail + 1'b1; gnext <= a + 1'b1;
                 if (cont) begin
                     gleft <= gleft - 1'b1;
-                    if (wrun != BURST9) wrun <= wrun + 1'b1;
+{take}                    if (wrun != BURST9) wrun <= wrun + 1'b1;
                 end else begin  // a new burst (the newest one, if open, stops here)
-                    dtail <= dtail + 1'b1; gleft <= new_len - 1'b1; wseq <= 1'b1;
+                    dtail <= dtail + 1'b1; gleft <= new_len - 1'b1; wseq <= 1'b1;{take_new}
                     wrun <= seq ? (wrun != BURST9 ? wrun + 1'b1 : BURST9) : 9'd1;
                 end
             end else if (close) gleft <= 9'd0;
@@ -294,7 +316,7 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
     assign AWLEN = aw_len;
     always @(posedge clk) begin
         if (rst) begin awv <= 1'b0; dav <= 0; end
-        else if ((~awv | AWREADY) && dav != dtail) begin
+        else if ((~awv | AWREADY) && dav != dtail{ready}) begin
             awv <= 1'b1; aw_word <= dword[dav[{qb - 1}:0]];
             aw_len <= dlen[dav[{qb - 1}:0]][7:0] - 8'd1; dav <= dav + 1'b1;
         end else if (AWREADY) awv <= 1'b0;

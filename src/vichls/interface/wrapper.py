@@ -47,7 +47,7 @@ from vichls.backend.verilog.printer import template_text
 from vichls.errors import FpgaError
 from vichls.interface.bram import bram_adapter
 from vichls.interface.axilite import RegisterMap, axilite_ports, register_file, register_maps
-from vichls.interface.interconnect import BROADCAST, bundle_mux, bundle_ports, clocked
+from vichls.interface.interconnect import BROADCAST, MASTER, bundle_mux, clocked
 from vichls.interface.maxi import M_AXI_SIGNALS, m_axi_ports, maxi_adapter
 from vichls.interface.spec import RETURN, Interface, has_axi
 
@@ -181,8 +181,8 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
                 conns[n] = f"core_{n}"
             entry["bundle"] = i.option("bundle")
             # (the bundle's port set, shared: it comes with the bundle's first array)
-            entry["ports"] = [n for n, _, _ in bundle_ports(i.option("bundle"),
-                                                             _bus_width(p, i), shared)] + \
+            entry["ports"] = [n for n, _, _ in m_axi_ports(i.option("bundle"),
+                                                            _bus_width(p, i))] + \
                 ([p.name] if i.option("offset") == "direct" else [])
             maxi.append(p.name)
         elif i.mode == "bram":
@@ -258,12 +258,7 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
         conns[P.HOLD] = " | ".join(f"{n}_hold" for n in maxi)
         rw = {n: (r, w) for arrays in bundles.values() for n, r, w in arrays}
         shared = {b: arrays for b, arrays in bundles.items() if len(arrays) > 1}
-        # the adapters told to close a burst the W channel waits for (two writers or more)
-        closing = {n for arrays in shared.values() if sum(w for _, _, w in arrays) > 1
-                   for n, _, w in arrays if w}
-        if closing:
-            body.append(f"    wire maxi_hold = {conns[P.HOLD]};")
-            conns[P.HOLD] = "maxi_hold"
+        gathering = {n for arrays in shared.values() for n in _gathering(arrays)}
         width = {b: _bus_width(signature.param(arrays[0][0]), interfaces[arrays[0][0]])
                  for b, arrays in shared.items()}
         for bundle, arrays in shared.items():
@@ -272,7 +267,7 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
                                  signature.param(n).scalar.width,
                                  interfaces[n].option("max_burst"),
                                  *rw[n], interfaces[n].option("latency"),
-                                 wclose=n in closing)
+                                 gather=n in gathering)
                     for n in maxi]
         adapters += [bundle_mux(top, bundle, arrays, width[bundle])
                      for bundle, arrays in shared.items()]
@@ -358,7 +353,7 @@ def _maxi(top: str, p, i: Interface, core: dict,
                         f"for 32- and 64-bit elements on a bus as wide ({w} bits here)")
     bundle = i.option("bundle")
     bus = _bus_width(p, i)
-    made = list(bundle_ports(bundle, bus, shared)) if shared[0][0] == n else []
+    made = list(m_axi_ports(bundle, bus)) if shared[0][0] == n else []
     offset = i.option("offset")
     if offset == "slave":
         base = f"control_{n}"
@@ -375,9 +370,6 @@ def _maxi(top: str, p, i: Interface, core: dict,
     lines.append(f"    wire {n}_hold, {n}_idle;")
     c = [".clk(ap_clk)", ".rst(ap_rst)", f".base({base})", ".drain(maxi_drain)",
          f".hold({n}_hold)", f".idle({n}_idle)"]
-    if n in _closing(shared):
-        lines.append(f"    wire {n}_wclose;")
-        c.append(f".wclose({n}_wclose)")
     c += [f".{signal}(core_{n}_{signal})" for signal in mine]
     prefix = f"m_axi_{bundle}_"
     for name, _, wd in m_axi_ports(bundle, bus):
@@ -391,9 +383,9 @@ def _maxi(top: str, p, i: Interface, core: dict,
     return lines, made
 
 
-def _closing(arrays: list[tuple[str, bool, bool]]) -> set[str]:
-    """The adapters of a bundle the interconnect may ask to close a burst (``wclose``):
-    those that write, when two or more do."""
+def _gathering(arrays: list[tuple[str, bool, bool]]) -> set[str]:
+    """The adapters of a bundle that gather each burst before its address (maxi.py,
+    ``gather``): those that write, when two or more do (they share the W channel)."""
     writers = {n for n, _, w in arrays if w}
     return writers if len(writers) > 1 else set()
 
@@ -404,14 +396,9 @@ def _bundle_mux(top: str, bundle: str, arrays: list[tuple[str, bool, bool]],
     (interface/interconnect.py) between their adapters and the bundle's port."""
     prefix = f"m_axi_{bundle}_"
     c = [".clk(ap_clk)", ".rst(ap_rst)"] if clocked(arrays) else []
-    if _closing(arrays):
-        c.append(".hold(maxi_hold)")
-    c += [f".{name[len(prefix):]}({name})" for name, _, _ in bundle_ports(bundle, width, arrays)
-          if name[len(prefix):] not in BROADCAST]
+    c += [f".{s}({prefix}{s})" for s, _ in MASTER]
     for n, _, _ in arrays:
         c += [f".{n}_{s}({n}_axi_{s})" for s, _ in M_AXI_SIGNALS if s not in BROADCAST]
-        if n in _closing(arrays):
-            c.append(f".{n}_wclose({n}_wclose)")
     names = ", ".join(f"'{n}'" for n, _, _ in arrays)
     return [f"    // the m_axi bundle '{bundle}': {names} on one port",
             f"    {top}_{bundle}_m_axi_mux {bundle}_m_axi_mux (\n        "
