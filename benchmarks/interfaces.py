@@ -155,6 +155,11 @@ def measure_adapters() -> list[dict]:
             text = maxi_adapter("copy", "a", COPY_N, 32, burst, reads, writes)
             rows.append({"reads": reads, "writes": writes, "burst": burst,
                          **synth_xilinx_resources(text, "copy_a_m_axi")})
+    # a writer beside other writers in its bundle gathers each burst before its address
+    for burst in BURSTS:
+        text = maxi_adapter("copy", "a", COPY_N, 32, burst, False, True, gather=True)
+        rows.append({"reads": False, "writes": True, "burst": burst, "gather": True,
+                     **synth_xilinx_resources(text, "copy_a_m_axi")})
     return rows
 
 
@@ -163,6 +168,7 @@ def adapters_markdown(rows: list[dict]) -> str:
            "|---|---:|---:|---:|---:|"]
     for r in rows:
         what = " and ".join(n for n, on in (("reads", r["reads"]), ("writes", r["writes"])) if on)
+        what += " (gathering its bursts: a bundle of several writers)" if r.get("gather") else ""
         out.append(f"| {what} | {r['burst']} | {r['lut']} | {r['ff']} | {r['bram']} |")
     return "\n".join(out) + "\n"
 

@@ -2,13 +2,13 @@
 
 What: ``bundle_mux(top, bundle, arrays, width)`` is the Verilog of the module
 ``<top>_<bundle>_m_axi_mux`` that puts the m_axi adapters (interface/maxi.py, one per
-array, unchanged) of the arrays in one bundle behind the bundle's single AXI4 master, as
+array) of the arrays in one bundle behind the bundle's single AXI4 master, as
 Vitis HLS shares one ``m_axi_<bundle>`` port set between the arguments of a bundle.
 ``arrays`` lists ``(name, reads, writes)`` in the bundle's order. The module's ports: the
 master's signals without the ``m_axi_<bundle>_`` prefix (as the adapter's), and for each
 array the adapter's signals prefixed ``<name>_`` (the other way round); the read data and
 the write response's payload (``RDATA``, ``RLAST``, ``RRESP``, ``RUSER``, ``BRESP``,
-``BUSER``) go from the port to every adapter directly and do not pass through it.
+``BUSER``) go from the port to every adapter directly (``RLAST`` to this module too).
 
 - IDs (1 bit, as Vitis has them): with two adapters reading, each has its own ``ARID``
   (0 and 1, in the bundle's order) and the read beats go to the adapter ``RID`` names;
