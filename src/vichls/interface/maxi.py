@@ -238,19 +238,24 @@ module {top}_{name}_m_axi (
 def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads: bool,
                 b: int, gather: bool = False) -> str:
     force = "rmiss & ~served & ~requested & ovl_miss" if reads else "1'b0"
-    # gather: bursts of at most GATHER words; the newest burst's length set to the words it
-    # took when it closes early; its address sent once it is closed
+    # gather: bursts of at most GATHER words, the newest one open (gat) until a write
+    # elsewhere, the end of its words (a cycle without a write once full) or a close; its
+    # length (the words it took) written then, its address sent after
     cap = gather and b > GATHER
     guess = "new_guess" if cap else "new_len"
     capped = (f"    wire [8:0] new_len = {guess} > 9'd{GATHER} ? 9'd{GATHER} : {guess};\n"
               if cap else "")
-    taken = ("    reg [8:0] gtake;  // the words the newest burst took (its length if it "
-             "closes early)\n" if gather else "")
-    fixup = (f"        if (gopen && (wr ? ~cont : close)) dlen[dtail[{qb - 1}:0] - 1'b1] <= gtake;\n"
+    taken = ("    reg [8:0] gtake;  // the words the newest burst took\n"
+             "    reg gat;  // the newest burst is open (its length not yet written)\n"
+             "    wire gshut = gat & (wr ? ~cont : close | ~gopen);  // it closes\n"
              if gather else "")
+    length = (f"        if (gshut) dlen[dtail[{qb - 1}:0] - 1'b1] <= gtake;\n" if gather else
+              f"            dlen[dtail[{qb - 1}:0]] <= new_len;\n")
     take = "                    gtake <= gtake + 1'b1;\n" if gather else ""
-    take_new = " gtake <= 9'd1;" if gather else ""
-    ready = " && (dav + 1'b1 != dtail || ~gopen)" if gather else ""
+    take_new = " gtake <= 9'd1; gat <= 1'b1;" if gather else ""
+    shut = "            if (~wr & gshut) gat <= 1'b0;\n" if gather else ""
+    rst_gat = " gat <= 1'b0;" if gather else ""
+    ready = " && (dav + 1'b1 != dtail || ~gat)" if gather else ""
     # (the words written are tracked only for the reads to see them)
     span = """            if (wr) begin
                 wlo <= wpend && wlo < a ? wlo : a;
@@ -287,12 +292,11 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
         if (wr) wfifo[wtail[{fb - 1}:0]] <= {{~cont, d0}};
         if (wr & ~cont) begin
             dword[dtail[{qb - 1}:0]] <= a;
-            dlen[dtail[{qb - 1}:0]] <= new_len;
-        end
-{fixup}    end
+{length if not gather else ""}        end
+{length if gather else ""}    end
     always @(posedge clk) begin
         if (rst) begin
-            wtail <= 0; dtail <= 0; gleft <= 0; wrun <= 9'd1; wseq <= 1'b0;
+            wtail <= 0; dtail <= 0; gleft <= 0; wrun <= 9'd1; wseq <= 1'b0;{rst_gat}
         end else begin
             if (wr) begin
                 wtail <= wtail + 1'b1; gnext <= a + 1'b1;
@@ -304,7 +308,7 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
                     wrun <= seq ? (wrun != BURST9 ? wrun + 1'b1 : BURST9) : 9'd1;
                 end
             end else if (close) gleft <= 9'd0;
-{span}            if (drain) begin wseq <= 1'b0; wrun <= 9'd1; end
+{shut}{span}            if (drain) begin wseq <= 1'b0; wrun <= 9'd1; end
         end
     end
     // AW: the bursts in order
