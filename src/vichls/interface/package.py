@@ -27,8 +27,7 @@ a block built by vichls drops into the three tools' block designs as a Vitis HLS
 does, with its AXI ports seen as bus interfaces rather than loose wires.
 
 How the ports are recognised (``classify``): by their names, as the contract spells them,
-so that adapters not built yet (m_axi, axis) are packaged as soon as they appear in the
-report: ``ap_clk``; ``ap_rst_n`` (active low) or ``ap_rst`` (active high); ``interrupt``;
+so that packaging needs nothing from the adapters but the report: ``ap_clk``; ``ap_rst_n`` (active low) or ``ap_rst`` (active high); ``interrupt``;
 ``s_axi_<bundle>_<SIGNAL>`` (AXI4-Lite, slave); ``m_axi_<bundle>_<SIGNAL>`` (AXI4, master);
 ``<name>_T<SIGNAL>`` (AXI4-Stream, a sink when TDATA is an input, else a source);
 ``<array>_<Signal>_<A|B>`` (a bram port, master: ``<array>_PORTA``/``_PORTB``). A group

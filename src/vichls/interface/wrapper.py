@@ -19,6 +19,8 @@ The adapters, each between the top's ports and the core's:
   an AXI4 master, the core held while a read waits or a write has no room, its ``ap_done`` and
   ``ap_ready`` held until the adapters have sent its writes (no call starts meanwhile); the
   base address from the control bundle (``offset="slave"``), a port (``"direct"``) or 0;
+  the adapters of the arrays of one bundle share its port through the bundle's
+  interconnect (interface/interconnect.py; none for a bundle of one array);
 - bram (arrays, interface/bram.py): the core's memory ports as Vitis's ``bram`` port set
   (byte addresses, a write enable per byte, clock and reset for the memory);
 - axis (streams): AXI4-Stream ports through a two-element FIFO on either side;
@@ -45,7 +47,8 @@ from vichls.backend.verilog.printer import template_text
 from vichls.errors import FpgaError
 from vichls.interface.bram import bram_adapter
 from vichls.interface.axilite import RegisterMap, axilite_ports, register_file, register_maps
-from vichls.interface.maxi import bus_width, m_axi_ports, maxi_adapter
+from vichls.interface.interconnect import BROADCAST, MASTER, bundle_mux, clocked
+from vichls.interface.maxi import M_AXI_SIGNALS, bus_width, m_axi_ports, maxi_adapter
 from vichls.interface.spec import RETURN, Interface, has_axi
 
 @dataclass
@@ -95,14 +98,7 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
                         "without ap_done nothing says when it is valid; use ap_ctrl_hs, "
                         "ap_ctrl_chain or s_axilite")
     maps = register_maps(signature, interfaces)
-    bundles: dict[str, str] = {}
-    for i in interfaces.values():
-        if i.mode == "m_axi":
-            other = bundles.setdefault(i.option("bundle"), i.name)
-            if other != i.name:
-                raise FpgaError(f"s.interface('{i.name}', 'm_axi', bundle='{i.option('bundle')}'):"
-                                f" '{other}' is in that bundle too; this version of vichls gives "
-                                "each m_axi array a bundle of its own")
+    bundles = _maxi_bundles(signature, interfaces, core)
     top_ports: list[tuple[str, str, int]] = [(P.CLOCK, "in", 1)]
     top_ports.append(("ap_rst_n", "in", 1) if axi else (P.RESET, "in", 1))
     body: list[str] = []
@@ -177,15 +173,19 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
             entry["bundle"] = i.option("bundle")
             entry["ports"] = []
         elif i.mode == "m_axi":
-            lines, made = _maxi(top, p, i, {n: core[n] for n in mine})
+            shared = bundles[i.option("bundle")]
+            lines, made = _maxi(top, p, i, {n: core[n] for n in mine}, shared)
             body += lines
             passthrough += made
             for n in mine:
                 conns[n] = f"core_{n}"
             entry["bundle"] = i.option("bundle")
-            entry["ports"] = [n for n, _, _ in made]
+            # (the bundle's port set, shared: it comes with the bundle's first array)
+            entry["ports"] = [n for n, _, _ in m_axi_ports(i.option("bundle"),
+                                                            _bus_width(p, i))] + \
+                ([p.name] if i.option("offset") == "direct" else [])
             entry["element_width"] = p.scalar.width
-            entry["data_width"] = bus_width(p.scalar.width, i.option("data_width"))
+            entry["data_width"] = _bus_width(p, i)
             entry["max_burst"] = i.option("max_burst")
             maxi.append(p.name)
         elif i.mode == "bram":
@@ -259,14 +259,22 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
         if P.RETURN in core:
             conns[P.RETURN] = f"raw_{P.RETURN}"
         conns[P.HOLD] = " | ".join(f"{n}_hold" for n in maxi)
+        rw = {n: (r, w) for arrays in bundles.values() for n, r, w in arrays}
+        shared = {b: arrays for b, arrays in bundles.items() if len(arrays) > 1}
+        gathering = {n for arrays in shared.values() for n in _gathering(arrays)}
+        width = {b: _bus_width(signature.param(arrays[0][0]), interfaces[arrays[0][0]])
+                 for b, arrays in shared.items()}
+        for bundle, arrays in shared.items():
+            body += _bundle_mux(top, bundle, arrays, width[bundle])
         adapters = [maxi_adapter(top, n, signature.param(n).type.size,
                                  signature.param(n).scalar.width,
                                  interfaces[n].option("max_burst"),
-                                 any(c.startswith(f"{n}_q") for c in core),
-                                 any(c.startswith(f"{n}_we") for c in core),
-                                 interfaces[n].option("latency"),
-                                 bus_width(signature.param(n).scalar.width,
-                                           interfaces[n].option("data_width"))) for n in maxi]
+                                 *rw[n], interfaces[n].option("latency"),
+                                 _bus_width(signature.param(n), interfaces[n]),
+                                 gather=n in gathering)
+                    for n in maxi]
+        adapters += [bundle_mux(top, bundle, arrays, width[bundle])
+                     for bundle, arrays in shared.items()]
     else:
         adapters = []
     core_conns = [f".{name}({conns.get(name, '')})" for name in core]
@@ -300,10 +308,44 @@ def wrap(top: str, core_verilog: str, core_ports: list[dict], signature,
     return Wrapped("\n".join(files), top_ports, table, maps)
 
 
-def _maxi(top: str, p, i: Interface, core: dict) -> tuple[list[str], list]:
+def _bus_width(p, i: Interface) -> int:
+    """The data width of the m_axi port of array ``p``: its ``data_width``, or by default
+    an element's and at least 32 bits (maxi.bus_width)."""
+    return bus_width(p.scalar.width, i.option("data_width"))
+
+
+def _maxi_bundles(signature, interfaces: dict[str, Interface],
+                  core: dict) -> dict[str, list[tuple[str, bool, bool]]]:
+    """The m_axi bundles: {bundle: [(array, reads, writes), ...]} in the order of the
+    parameters; the arrays of a bundle share its port (one bus width)."""
+    bundles: dict[str, list[tuple[str, bool, bool]]] = {}
+    for p in signature.params:
+        i = interfaces[p.name]
+        if i.mode != "m_axi":
+            continue
+        arrays = bundles.setdefault(i.option("bundle"), [])
+        if arrays:
+            q = signature.param(arrays[0][0])
+            first, mine = _bus_width(q, interfaces[q.name]), _bus_width(p, i)
+            if mine != first:
+                raise FpgaError(f"s.interface('{p.name}', 'm_axi', bundle='{i.option('bundle')}'):"
+                                f" '{q.name}' in that bundle is on a {first}-bit bus, "
+                                f"'{p.name}' on a {mine}-bit one; the arrays of a bundle share "
+                                "one bus: give them the same data_width, or bundles of "
+                                "their own")
+        arrays.append((p.name, P.memory_port(p.name, "q", 0) in core,
+                       P.memory_port(p.name, "we", 0) in core))
+    return bundles
+
+
+def _maxi(top: str, p, i: Interface, core: dict,
+          shared: list[tuple[str, bool, bool]]) -> tuple[list[str], list]:
     """The adapter instance of array ``p`` behind m_axi (interface/maxi.py), its wires, and
-    the top's ports it brings (the bundle's AXI4 master; a ``direct`` base address).
-    ``core``: the core's ports of ``p`` (name: (direction, width))."""
+    the top's ports it brings (the bundle's AXI4 master, with the bundle's first array; a
+    ``direct`` base address). ``core``: the core's ports of ``p`` (name: (direction,
+    width)); ``shared``: the arrays of its bundle (with others, the adapter's AXI4 signals
+    go to the bundle's interconnect, interface/interconnect.py, but for the read data and
+    the write response's payload, which it takes from the port)."""
     n, w = p.name, p.scalar.width
     if f"{n}_address0" not in core:
         raise FpgaError(f"s.interface('{n}', 'm_axi'): a partitioned array cannot be served "
@@ -315,8 +357,8 @@ def _maxi(top: str, p, i: Interface, core: dict) -> tuple[list[str], list]:
         raise FpgaError(f"s.interface('{n}', 'm_axi'): this version of vichls builds m_axi "
                         f"for elements of 8, 16, 32 or 64 bits ('{n}' has {w})")
     bundle = i.option("bundle")
-    bus = bus_width(w, i.option("data_width"))
-    made = list(m_axi_ports(bundle, bus))
+    bus = _bus_width(p, i)
+    made = list(m_axi_ports(bundle, bus)) if shared[0][0] == n else []
     offset = i.option("offset")
     if offset == "slave":
         base = f"control_{n}"
@@ -334,9 +376,38 @@ def _maxi(top: str, p, i: Interface, core: dict) -> tuple[list[str], list]:
     c = [".clk(ap_clk)", ".rst(ap_rst)", f".base({base})", ".drain(maxi_drain)",
          f".hold({n}_hold)", f".idle({n}_idle)"]
     c += [f".{signal}(core_{n}_{signal})" for signal in mine]
-    c += [f".{name[len(f'm_axi_{bundle}_'):]}({name})" for name, _, _ in m_axi_ports(bundle, bus)]
+    prefix = f"m_axi_{bundle}_"
+    for name, _, wd in m_axi_ports(bundle, bus):
+        signal = name[len(prefix):]
+        if len(shared) > 1 and signal not in BROADCAST:
+            lines.append(f"    wire {f'[{wd - 1}:0] ' if wd > 1 else ''}{n}_axi_{signal};")
+            c.append(f".{signal}({n}_axi_{signal})")
+        else:
+            c.append(f".{signal}({name})")
     lines.append(f"    {top}_{n}_m_axi {n}_m_axi (\n        " + ",\n        ".join(c) + "\n    );")
     return lines, made
+
+
+def _gathering(arrays: list[tuple[str, bool, bool]]) -> set[str]:
+    """The adapters of a bundle that gather each burst before its address (maxi.py,
+    ``gather``): those that write, when two or more do (they share the W channel)."""
+    writers = {n for n, _, w in arrays if w}
+    return writers if len(writers) > 1 else set()
+
+
+def _bundle_mux(top: str, bundle: str, arrays: list[tuple[str, bool, bool]],
+                width: int) -> list[str]:
+    """The instance of the interconnect of a bundle of several arrays
+    (interface/interconnect.py) between their adapters and the bundle's port."""
+    prefix = f"m_axi_{bundle}_"
+    c = [".clk(ap_clk)", ".rst(ap_rst)"] if clocked(arrays) else []
+    c += [f".{s}({prefix}{s})" for s, _ in MASTER]
+    for n, _, _ in arrays:
+        c += [f".{n}_{s}({n}_axi_{s})" for s, _ in M_AXI_SIGNALS if s not in BROADCAST]
+    names = ", ".join(f"'{n}'" for n, _, _ in arrays)
+    return [f"    // the m_axi bundle '{bundle}': {names} on one port",
+            f"    {top}_{bundle}_m_axi_mux {bundle}_m_axi_mux (\n        "
+            + ",\n        ".join(c) + "\n    );"]
 
 
 def _drain(arrays: list[str], ret_width) -> list[str]:
