@@ -88,6 +88,7 @@ def infer_streams(module: ModuleOp) -> None:
                         "depth": IntegerAttr(DEFAULT_FIFO_DEPTH, i64)},
             result_types=[stream.StreamType(element)])
         new.result.name_hint = value.name_hint
+        new.location = channel.location  # (errors about the channel point at its declaration)
         Rewriter.insert_op(new, InsertPoint.before(channel))
         value.replace_all_uses_with(new.result)
         channel.detach()
