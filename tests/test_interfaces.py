@@ -440,6 +440,31 @@ def test_m_axi_random_reads_and_a_returned_value(maxi_kernels, tmp_path, width):
     _maxi_bench(tmp_path, design, "gather", spec, pause=True)
 
 
+def _mix_spec(k, rng, bases: dict, guard: int | None = None) -> dict:
+    """Two calls of the mix kernel on random data at ``bases``, a bundle per array, each
+    with a memory latency drawn at random and the Python call's results as the expectation
+    (``guard``: bytes checked unchanged either side of each array)."""
+    cases = []
+    for _ in range(2):
+        a = rng.integers(-2**31, 2**31, 600).astype(np.int32)
+        b = rng.integers(-2**31, 2**31, 600).astype(np.int32)
+        h = rng.integers(-2**20, 2**20, 256).astype(np.int32)
+        x = rng.integers(0, 2**31, 64).astype(np.int32)
+        b_out, h_out = b.copy(), h.copy()
+        expect = int(k(a, b_out, h_out, x))
+        words = {"a": a, "b": b, "h": h, "x": x}
+        case = {"args": dict(bases), "latency": int(rng.integers(0, 24)),
+                "arrays": {n: {"base": bases[n], "words": [int(v) for v in w]}
+                           for n, w in words.items()},
+                "expect": expect,
+                "expect_arrays": {"b": [int(v) for v in b_out], "h": [int(v) for v in h_out]}}
+        if guard is not None:
+            case["guard"] = guard
+        cases.append(case)
+    return {"bundles": {"a": "gmem0", "b": "gmem1", "h": "gmem2", "x": "gmem3"},
+            "bytes": {"a": 4, "b": 4, "h": 4, "x": 4}, "cases": cases}
+
+
 @pytest.mark.parametrize("burst", [1, 16, 256])
 def test_m_axi_streams_and_random_accesses_see_every_write(maxi_kernels, tmp_path, burst):
     """One array a bundle, random pauses on every channel and a memory latency drawn for
@@ -451,25 +476,8 @@ def test_m_axi_streams_and_random_accesses_see_every_write(maxi_kernels, tmp_pat
     k = maxi_kernels["mix"]
     design = _maxi(k, ["a", "b", "h", "x"], [], pipeline="i", max_burst=burst).build("fpga")
     assert lint_verilog(design.deliverable, "mix") == []
-    rng = np.random.default_rng(burst)
-    bases = {"a": 0x0F00, "b": 0x2E00, "h": 0x3F80, "x": 0x40}
-    cases = []
-    for _ in range(2):
-        a = rng.integers(-2**31, 2**31, 600).astype(np.int32)
-        b = rng.integers(-2**31, 2**31, 600).astype(np.int32)
-        h = rng.integers(-2**20, 2**20, 256).astype(np.int32)
-        x = rng.integers(0, 2**31, 64).astype(np.int32)
-        b_out, h_out = b.copy(), h.copy()
-        expect = int(k(a, b_out, h_out, x))
-        words = {"a": a, "b": b, "h": h, "x": x}
-        cases.append({"args": dict(bases), "latency": int(rng.integers(0, 24)),
-                      "arrays": {n: {"base": bases[n], "words": [int(v) for v in w]}
-                                 for n, w in words.items()},
-                      "expect": expect,
-                      "expect_arrays": {"b": [int(v) for v in b_out],
-                                        "h": [int(v) for v in h_out]}})
-    spec = {"bundles": {"a": "gmem0", "b": "gmem1", "h": "gmem2", "x": "gmem3"},
-            "bytes": {"a": 4, "b": 4, "h": 4, "x": 4}, "cases": cases}
+    spec = _mix_spec(k, np.random.default_rng(burst),
+                     {"a": 0x0F00, "b": 0x2E00, "h": 0x3F80, "x": 0x40})
     # every read of b and h is checked as it is answered, too
     counts = _maxi_bench(tmp_path, design, "mix", spec, pause=True, check=("b", "h"))
     for bundle in ("gmem0", "gmem1", "gmem2", "gmem3"):
@@ -613,25 +621,8 @@ def test_m_axi_wide_bus_streams_and_random_accesses_see_every_write(maxi_kernels
     design = _maxi(k, ["a", "b", "h", "x"], [], pipeline="i", max_burst=burst,
                    data_width=width).build("fpga")
     assert lint_verilog(design.deliverable, "mix") == []
-    rng = np.random.default_rng(width + burst)
-    bases = {"a": 0x0F04, "b": 0x2E08, "h": 0x3F8C, "x": 0x44}
-    cases = []
-    for _ in range(2):
-        a = rng.integers(-2**31, 2**31, 600).astype(np.int32)
-        b = rng.integers(-2**31, 2**31, 600).astype(np.int32)
-        h = rng.integers(-2**20, 2**20, 256).astype(np.int32)
-        x = rng.integers(0, 2**31, 64).astype(np.int32)
-        b_out, h_out = b.copy(), h.copy()
-        expect = int(k(a, b_out, h_out, x))
-        words = {"a": a, "b": b, "h": h, "x": x}
-        cases.append({"args": dict(bases), "latency": int(rng.integers(0, 24)), "guard": 64,
-                      "arrays": {n: {"base": bases[n], "words": [int(v) for v in w]}
-                                 for n, w in words.items()},
-                      "expect": expect,
-                      "expect_arrays": {"b": [int(v) for v in b_out],
-                                        "h": [int(v) for v in h_out]}})
-    spec = {"bundles": {"a": "gmem0", "b": "gmem1", "h": "gmem2", "x": "gmem3"},
-            "bytes": {"a": 4, "b": 4, "h": 4, "x": 4}, "cases": cases}
+    spec = _mix_spec(k, np.random.default_rng(width + burst),
+                     {"a": 0x0F04, "b": 0x2E08, "h": 0x3F8C, "x": 0x44}, guard=64)
     counts = _maxi_bench(tmp_path, design, "mix", spec, pause=True, check=("b", "h"))
     lanes = width // 32
     # a is read in whole beats of lanes elements (a stream restarts only at a call's start)
