@@ -88,3 +88,28 @@ def simulate(work: Path, sources: list[Path], top: str, bench: str, parameters=N
             failures.append(f"{case.get('name')}: {bad.get('message') or bad.text}")
     assert names, f"the bench {bench} ran no test:\n{log_text[-3000:]}"
     assert not failures, (f"seed {seed}: " if seed else "") + "\n".join(failures) + "\n" + log_text[-3000:]
+
+
+AXI_BENCHES = Path(__file__).resolve().parent / "fixtures" / "axi"
+
+
+def maxi_bench(work: Path, design, top: str, spec: dict, pause: bool = True, check=()) -> dict:
+    """Run tests/fixtures/axi/maxi_bench.py on ``design`` (an m_axi design: AxiRam behind
+    its bundles, driven through its generated Python driver) for the calls of ``spec``;
+    the bench checks every call against the Python call's results in ``spec`` (and each
+    read of the arrays in ``check`` as it is answered). Returns the beats counted per
+    bundle and channel."""
+    import json
+
+    from vichls.interface.drivers import camel, python_driver
+
+    (work / f"{top}.v").write_text(design.deliverable)
+    driver = work / f"{top}_driver.py"
+    driver.write_text(python_driver(top, design.signature, design.register_maps))
+    result = work / "counts.json"
+    (work / "spec.json").write_text(json.dumps(spec))
+    simulate(work, [work / f"{top}.v"], top, "maxi_bench", benches=AXI_BENCHES,
+             env={"MAXI_FILE": str(work / "spec.json"), "MAXI_PAUSE": "1" if pause else "0",
+                  "AXI_DRIVER": str(driver), "AXI_CLASS": f"{camel(top)}Driver",
+                  "MAXI_RESULT": str(result), "MAXI_CHECK": ",".join(check)})
+    return json.loads(result.read_text())

@@ -14,18 +14,16 @@ arrays and returned value bit-exact against the Python call.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import vichls
-from cocotb_bench import simulate
+from cocotb_bench import maxi_bench
 from vichls.errors import FpgaError
 from vichls.flows.lint import lint_verilog
 from vichls.frontend.kernel import load_file
-from vichls.interface.drivers import camel, python_driver
 from vichls.interface.interconnect import bundle_mux
 from vichls.interface.maxi import maxi_adapter
 
@@ -125,16 +123,7 @@ def _bench(tmp_path, design, top, spec, check=()):
         spans = sorted((a["base"] - g, a["base"] + spec["bytes"][n] * len(a["words"]) + g)
                        for n, a in case["arrays"].items())
         assert all(end <= start for (_, end), (start, _) in zip(spans, spans[1:])), spans
-    (tmp_path / f"{top}.v").write_text(design.deliverable)
-    driver = tmp_path / f"{top}_driver.py"
-    driver.write_text(python_driver(top, design.signature, design.register_maps))
-    result = tmp_path / "counts.json"
-    (tmp_path / "spec.json").write_text(json.dumps(spec))
-    simulate(tmp_path, [tmp_path / f"{top}.v"], top, "maxi_bench", benches=BENCHES,
-             env={"MAXI_FILE": str(tmp_path / "spec.json"), "MAXI_PAUSE": "1",
-                  "AXI_DRIVER": str(driver), "AXI_CLASS": f"{camel(top)}Driver",
-                  "MAXI_RESULT": str(result), "MAXI_CHECK": ",".join(check)})
-    return json.loads(result.read_text())
+    return maxi_bench(tmp_path, design, top, spec, pause=True, check=check)
 
 
 def _ports(design) -> dict[str, int]:

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import vichls
-from cocotb_bench import simulate
+from cocotb_bench import maxi_bench, simulate
 from vichls.cli import main
 from vichls.errors import DirectiveError, FpgaError
 from vichls.flows.lint import lint_verilog
@@ -373,16 +373,7 @@ def _maxi(kernel, arrays, scalars, pipeline=None, max_burst=16, data_width=None)
 
 
 def _maxi_bench(tmp_path, design, top, spec, pause, check=()):
-    (tmp_path / f"{top}.v").write_text(design.deliverable)
-    driver = tmp_path / f"{top}_driver.py"
-    driver.write_text(python_driver(top, design.signature, design.register_maps))
-    result = tmp_path / "counts.json"
-    (tmp_path / "spec.json").write_text(json.dumps(spec))
-    simulate(tmp_path, [tmp_path / f"{top}.v"], top, "maxi_bench", benches=BENCHES,
-             env={"MAXI_FILE": str(tmp_path / "spec.json"), "MAXI_PAUSE": "1" if pause else "0",
-                  "AXI_DRIVER": str(driver), "AXI_CLASS": f"{camel(top)}Driver",
-                  "MAXI_RESULT": str(result), "MAXI_CHECK": ",".join(check)})
-    return json.loads(result.read_text())
+    return maxi_bench(tmp_path, design, top, spec, pause, check)
 
 
 def test_m_axi_sequential_arrays_in_bursts(maxi_kernels, tmp_path):
