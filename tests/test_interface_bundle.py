@@ -14,7 +14,6 @@ arrays and returned value bit-exact against the Python call.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,7 +26,6 @@ from vichls.frontend.kernel import load_file
 from vichls.interface.interconnect import bundle_mux
 from vichls.interface.maxi import maxi_adapter
 
-BENCHES = Path(__file__).resolve().parent / "fixtures" / "axi"
 
 KERNELS = '''
 from vichls import int16, int32, int64, kernel
